@@ -1,0 +1,25 @@
+"""One record per merge learned in training.
+
+Trainers (``train_naive``, ``train_fast``) return a list of these; viewers, plots and
+progress bars only read them. Nothing here computes anything.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class MergeRecord:
+    """What happened at one training step.
+
+    >>> r = MergeRecord(step=1, pair=(97, 97), new_id=256, count=4, token=b"aa")
+    >>> r.pair, r.new_id, r.token
+    ((97, 97), 256, b'aa')
+    """
+
+    step: int  # 1-based
+    pair: tuple[int, int]  # (left id, right id) that was merged
+    new_id: int  # the id minted for the pair
+    count: int  # occurrences when chosen, counted as get_stats does (overlaps included)
+    token: bytes  # the bytes the new id stands for
