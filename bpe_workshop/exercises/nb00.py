@@ -1,0 +1,57 @@
+"""Checkers for notebook 00 (why tokenization): counting tokens and looking at their bytes.
+
+References use tiktoken through ``bpe_workshop.offline.get_encoding``, so they work offline.
+"""
+
+from __future__ import annotations
+
+from bpe_workshop.exercises.core import CheckResult, check
+
+ENCODINGS = ("gpt2", "cl100k_base")
+TEXTS = (
+    "",
+    "egg.",
+    "Egg.",
+    "hello world",
+    "3221 + 2334 = 5555",
+    "I have an Egg.",
+    "你好,我是池邦豪! 👋",
+    "    if x:\n        return 1",
+)
+
+
+def _encoding(name: str):
+    from bpe_workshop.offline import get_encoding  # imported late: only the checks need tiktoken
+
+    return get_encoding(name)
+
+
+def reference_count_tokens(text: str, encoding_name: str) -> int:
+    """How many tokens ``text`` costs in ``encoding_name``."""
+    return len(_encoding(encoding_name).encode(text))
+
+
+def reference_token_pieces(text: str, encoding_name: str) -> list[bytes]:
+    """The bytes of each token of ``text``, in order."""
+    enc = _encoding(encoding_name)
+    return [enc.decode_single_token_bytes(token) for token in enc.encode(text)]
+
+
+def check_count_tokens(count_tokens) -> CheckResult:
+    """Exercise: ``count_tokens(text, encoding_name) -> int``."""
+    return check(count_tokens, reference_count_tokens,
+                 [(text, name) for text in TEXTS for name in ENCODINGS],
+                 hint="get_encoding(encoding_name).encode(text) gives the ids; count them.")
+
+
+def check_token_pieces(token_pieces) -> CheckResult:
+    """Exercise: ``token_pieces(text, encoding_name) -> list[bytes]``."""
+
+    def hint(args, expected, got):
+        if isinstance(got, list) and got and isinstance(got[0], str):
+            return ("return bytes, not str: a token can be part of a character, so use "
+                    "enc.decode_single_token_bytes(token) for each id.")
+        return "encode, then turn each id into its bytes with enc.decode_single_token_bytes(id)."
+
+    return check(token_pieces, reference_token_pieces,
+                 [(text, name) for text in TEXTS for name in ENCODINGS], hint=hint)

@@ -1,0 +1,54 @@
+"""Checkers for notebook 01 (Unicode and UTF-8): bytes per text, bytes per code point, encoding.
+
+References are Python's own UTF-8 codec: the learner rebuilds what ``str.encode`` does.
+"""
+
+from __future__ import annotations
+
+from bpe_workshop.exercises.core import CheckResult, check
+
+TEXTS = ("", "a", "é", "hello", "naïve café", "你好", "👋", "Hello👋, 你好!")
+# One code point from each end of each UTF-8 length class (1, 2, 3 and 4 bytes).
+CODE_POINTS = (0x00, 0x41, 0x7F, 0x80, 0xE9, 0x7FF, 0x800, 0x4F60, 0xFFFD, 0xFFFF,
+               0x10000, 0x1F44B, 0x10FFFF)
+
+
+def reference_count_bytes(text: str) -> int:
+    return len(text.encode("utf-8"))
+
+
+def reference_utf8_length(code_point: int) -> int:
+    return len(chr(code_point).encode("utf-8", errors="surrogatepass"))
+
+
+def reference_encode_utf8(code_point: int) -> bytes:
+    return chr(code_point).encode("utf-8", errors="surrogatepass")
+
+
+def check_count_bytes(count_bytes) -> CheckResult:
+    """Exercise: ``count_bytes(text) -> int``, the length of ``text`` in UTF-8."""
+
+    def hint(args, expected, got):
+        if got == len(args[0]):
+            return "that is the number of characters; encode the text to UTF-8 bytes first."
+        return "text.encode('utf-8') gives a bytes object; count its items."
+
+    return check(count_bytes, reference_count_bytes, [(text,) for text in TEXTS], hint=hint)
+
+
+def check_utf8_length(utf8_length) -> CheckResult:
+    """Exercise: ``utf8_length(code_point) -> int`` from the bit-layout table, without encoding."""
+    return check(utf8_length, reference_utf8_length, [(cp,) for cp in CODE_POINTS],
+                 hint="1 byte holds 7 bits (up to 0x7F), 2 bytes 11 bits (0x7FF), "
+                      "3 bytes 16 bits (0xFFFF), 4 bytes 21 bits (0x10FFFF).")
+
+
+def check_encode_utf8(encode_utf8) -> CheckResult:
+    """Exercise: ``encode_utf8(code_point) -> bytes`` built with bit operations."""
+
+    def hint(args, expected, got):
+        bits = " ".join(f"{byte:08b}" for byte in expected)
+        return (f"{args[0]:#x} needs {len(expected)} byte(s): {bits}. The first byte carries the "
+                "length prefix; every later byte starts with 10 and carries 6 bits.")
+
+    return check(encode_utf8, reference_encode_utf8, [(cp,) for cp in CODE_POINTS], hint=hint)
