@@ -1,0 +1,372 @@
+"""A throwaway JupyterLab server and headless Chromium for the browser tests.
+
+The browser tests in ``test_browser_notebooks.py`` open the workshop notebooks in
+a real JupyterLab, run them and poke the widgets, because a widget that fails
+to render still leaves its text behind and plain pytest cannot tell the
+difference.  This module holds the plumbing so the tests read as steps:
+
+* :class:`LabServer` starts ``jupyter lab`` on 127.0.0.1 on a copy of the
+  notebooks, with a random token, autosave off and every Jupyter directory
+  (config, data, runtime, settings, workspaces) inside a temporary folder, and
+  stops it again by its PID.
+* :func:`launch_chromium` starts the system Chromium (``/usr/bin/chromium``,
+  Debian's package) through Playwright with a fresh profile.  Playwright's own
+  browser download is never used.
+* The remaining helpers drive the JupyterLab page: open a notebook, wait for
+  the kernel, Run All, wait for the run to finish, collect errors.
+
+Left out: JupyterLab's collaborative mode, classic Notebook, and any browser
+other than Chromium.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = Path("/usr/bin/chromium")
+
+# Flags for a quiet, sandbox-free headless Chromium that talks to loopback only.
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-sync",
+    "--disable-quic",
+    "--no-proxy-server",  # loopback only; ignore any proxy in the environment
+]
+
+# JupyterLab user settings written before the server starts.
+# plugin id -> settings dict
+LAB_SETTINGS = {
+    # Never write the notebook copy behind the test's back.
+    "@jupyterlab/docmanager-extension:plugin": {"autosave": False},
+    # No news or update toast covering the page, and no request to the internet.
+    "@jupyterlab/apputils-extension:notification": {
+        "fetchNews": "false",
+        "checkForUpdates": False,
+        "doNotDisturbMode": True,
+    },
+    # Every cell attached to the DOM, so selectors see outputs below the fold.
+    "@jupyterlab/notebook-extension:tracker": {"windowingMode": "none"},
+}
+
+# Time limits in seconds.  They bound a hang; they are not speed assertions.
+SERVER_START_TIMEOUT = 90
+KERNEL_IDLE_TIMEOUT = 120_000  # ms, Playwright's unit
+RUN_ALL_TIMEOUT = 240_000  # ms
+
+
+def require_chromium() -> Path:
+    """Return the Chromium path, or skip (locally) / fail (in CI) without it."""
+    if CHROMIUM.exists():
+        return CHROMIUM
+    if os.environ.get("CI"):
+        pytest.fail(
+            f"{CHROMIUM} is missing but CI is set: the browser tests must run in CI. "
+            "Install Debian's chromium package first (apt-get install -y chromium)."
+        )
+    pytest.skip(f"{CHROMIUM} not installed (apt-get install chromium); set CI=1 to make this a failure")
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on right now."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _jupyter_env(base: Path) -> dict[str, str]:
+    """The server's environment: all Jupyter state under ``base``, no proxy."""
+    env = dict(os.environ)
+    for key in ("http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"):
+        env.pop(key, None)
+    env["no_proxy"] = env["NO_PROXY"] = "127.0.0.1,localhost"
+    dirs = {
+        "JUPYTER_CONFIG_DIR": "config",
+        "JUPYTER_DATA_DIR": "data",
+        "JUPYTER_RUNTIME_DIR": "runtime",
+        "JUPYTERLAB_SETTINGS_DIR": "settings",
+        "JUPYTERLAB_WORKSPACES_DIR": "workspaces",
+        "IPYTHONDIR": "ipython",
+    }
+    for key, name in dirs.items():
+        path = base / name
+        path.mkdir(parents=True, exist_ok=True)
+        env[key] = str(path)
+    # The kernels must not pick up a user's site customisations or a stale cwd.
+    env.pop("PYTHONSTARTUP", None)
+    env["PYDEVD_DISABLE_FILE_VALIDATION"] = "1"  # silence debugpy's frozen-modules note
+    return env
+
+
+def write_lab_settings(settings_dir: Path, settings: dict[str, dict] = LAB_SETTINGS) -> None:
+    """Write ``<dir>/<package>/<plugin>.jupyterlab-settings`` files."""
+    for plugin_id, values in settings.items():
+        package, plugin = plugin_id.split(":")
+        path = settings_dir / package / f"{plugin}.jupyterlab-settings"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(values, indent=2), encoding="utf-8")
+
+
+class LabServer:
+    """One ``jupyter lab`` process serving ``root_dir`` on 127.0.0.1.
+
+    Use :meth:`start` / :meth:`stop` (or the instance as a context manager).
+    ``base_url`` has no trailing slash; ``token`` authenticates both the REST
+    calls made here and the browser (``?token=`` on the first page load).
+    """
+
+    def __init__(self, root_dir: Path, state_dir: Path) -> None:
+        self.root_dir = Path(root_dir)
+        self.state_dir = Path(state_dir)
+        self.token = secrets.token_hex(24)
+        self.port = free_port()
+        self.base_url = f"http://127.0.0.1:{self.port}"
+        self.log_path = self.state_dir / "jupyter-lab.log"
+        self.proc: subprocess.Popen | None = None
+        # Direct connections only: loopback must never go through a proxy.
+        self._opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+
+    # -- lifecycle -----------------------------------------------------------
+
+    def start(self) -> "LabServer":
+        env = _jupyter_env(self.state_dir)
+        write_lab_settings(Path(env["JUPYTERLAB_SETTINGS_DIR"]))
+        cmd = [
+            sys.executable,
+            "-m",
+            "jupyterlab",
+            "--no-browser",
+            "--allow-root",
+            "--ServerApp.ip=127.0.0.1",
+            f"--ServerApp.port={self.port}",
+            "--ServerApp.port_retries=0",
+            f"--ServerApp.root_dir={self.root_dir}",
+            f"--IdentityProvider.token={self.token}",
+            f"--LabApp.user_settings_dir={env['JUPYTERLAB_SETTINGS_DIR']}",
+            f"--LabApp.workspaces_dir={env['JUPYTERLAB_WORKSPACES_DIR']}",
+            "--LabApp.news_url=None",
+            "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+            "--LabApp.extension_manager=readonly",
+            "--ServerApp.terminals_enabled=False",
+        ]
+        log = open(self.log_path, "wb")
+        try:
+            self.proc = subprocess.Popen(
+                cmd,
+                cwd=self.root_dir,
+                env=env,
+                stdin=subprocess.DEVNULL,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
+        finally:
+            log.close()  # the child holds its own copy of the descriptor
+        self._wait_until_ready()
+        self._check_settings()
+        return self
+
+    def _check_settings(self) -> None:
+        """Fail early if JupyterLab ignored the settings (autosave would write files)."""
+        for plugin_id, values in LAB_SETTINGS.items():
+            composite = self.api("GET", f"/lab/api/settings/{plugin_id}")["settings"]
+            for key, value in values.items():
+                if composite.get(key) != value:
+                    self.stop()
+                    raise RuntimeError(
+                        f"JupyterLab setting {plugin_id} {key}={composite.get(key)!r}, "
+                        f"expected {value!r}; user_settings_dir was not picked up"
+                    )
+
+    def _wait_until_ready(self) -> None:
+        deadline = time.monotonic() + SERVER_START_TIMEOUT
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(
+                    f"jupyter lab exited with code {self.proc.returncode}:\n{self.log_tail()}"
+                )
+            try:
+                status = self.api("GET", "/api/status")
+            except (urllib.error.URLError, ConnectionError, TimeoutError):
+                time.sleep(0.25)
+                continue
+            if "started" in status:
+                return
+        self.stop()
+        raise RuntimeError(f"jupyter lab not ready after {SERVER_START_TIMEOUT} s:\n{self.log_tail()}")
+
+    def stop(self) -> None:
+        """Shut the kernels down through the API, then end the server by its PID."""
+        if self.proc is None:
+            return
+        if self.proc.poll() is None:
+            try:
+                for kernel in self.api("GET", "/api/kernels"):
+                    self.api("DELETE", f"/api/kernels/{kernel['id']}")
+            except (urllib.error.URLError, ConnectionError, TimeoutError, ValueError):
+                pass  # the server is going away anyway; SIGTERM also stops kernels
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(timeout=10)
+        self.proc = None
+
+    def __enter__(self) -> "LabServer":
+        return self.start()
+
+    def __exit__(self, *exc_info) -> None:
+        self.stop()
+
+    # -- helpers -------------------------------------------------------------
+
+    def api(self, method: str, path: str, body: dict | None = None):
+        """Call the REST API with the token; return the decoded JSON (or None)."""
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(
+            self.base_url + path,
+            data=data,
+            method=method,
+            headers={"Authorization": f"token {self.token}", "Content-Type": "application/json"},
+        )
+        with self._opener.open(request, timeout=10) as response:
+            payload = response.read()
+        return json.loads(payload) if payload else None
+
+    def lab_url(self, notebook_name: str) -> str:
+        return f"{self.base_url}/lab/tree/{notebook_name}?token={self.token}"
+
+    def log_tail(self, lines: int = 40) -> str:
+        try:
+            text = self.log_path.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            return "(no log)"
+        return "\n".join(text.splitlines()[-lines:])
+
+
+def copy_notebooks(source: Path, dest: Path) -> Path:
+    """Copy the notebooks folder (without checkpoints) and return the copy."""
+    shutil.copytree(source, dest, ignore=shutil.ignore_patterns(".ipynb_checkpoints", "__pycache__"))
+    return dest
+
+
+# -- browser ---------------------------------------------------------------
+
+
+def launch_chromium(playwright, user_data_dir: Path, viewport=(1400, 1000)):
+    """A persistent Chromium context on a fresh profile in ``user_data_dir``."""
+    return playwright.chromium.launch_persistent_context(
+        user_data_dir=str(user_data_dir),
+        executable_path=str(CHROMIUM),
+        headless=True,
+        args=CHROMIUM_ARGS,
+        viewport={"width": viewport[0], "height": viewport[1]},
+    )
+
+
+class PageLog:
+    """Console errors and uncaught page exceptions seen while a test runs."""
+
+    def __init__(self, page) -> None:
+        self.errors: list[str] = []
+        page.on("pageerror", lambda exc: self.errors.append(f"pageerror: {exc}"))
+        page.on(
+            "console",
+            lambda msg: self.errors.append(f"console.{msg.type}: {msg.text}")
+            if msg.type == "error"
+            else None,
+        )
+
+
+def kernel_status_text(page) -> str:
+    """The status bar's kernel item, e.g. ``'Python 3 (ipykernel) | Idle'``."""
+    item = page.locator(".jp-StatusBar-Widget .jp-StatusBar-TextItem", has_text="|").first
+    return item.inner_text() if item.count() else ""
+
+
+def wait_for_kernel_idle(page, timeout: int = KERNEL_IDLE_TIMEOUT) -> None:
+    """Wait until the status bar reads ``... | Idle`` for the open notebook.
+
+    JupyterLab 4 shows ``<kernel display name> | <status>`` in the status bar;
+    the notebook toolbar's execution indicator carries the same state in
+    ``data-status``.  Both must agree that the kernel is idle.
+    """
+    page.wait_for_function(
+        """() => {
+            const items = [...document.querySelectorAll('.jp-StatusBar-Widget .jp-StatusBar-TextItem')];
+            const kernel = items.find(el => /\\|\\s*Idle\\s*$/.test(el.textContent.trim()));
+            const indicator = document.querySelector(
+                '.jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook-ExecutionIndicator');
+            return Boolean(kernel) && (!indicator || indicator.dataset.status === 'idle');
+        }""",
+        timeout=timeout,
+    )
+
+
+def open_notebook(page, lab: LabServer, name: str) -> None:
+    """Load ``/lab/tree/<name>`` and wait for its cells and an idle kernel."""
+    page.goto(lab.lab_url(name), wait_until="domcontentloaded")
+    page.locator(".jp-NotebookPanel .jp-Notebook .jp-Cell").first.wait_for(timeout=KERNEL_IDLE_TIMEOUT)
+    wait_for_kernel_idle(page)
+
+
+def run_all_cells(page) -> None:
+    """Run > Run All Cells through the menu bar, as a learner would."""
+    page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
+    page.locator(".lm-Menu-item:not(.lm-mod-hidden)", has_text="Run All Cells").first.click()
+
+
+def wait_for_run_all(page, timeout: int = RUN_ALL_TIMEOUT) -> None:
+    """Wait until every code cell shows an execution count and the kernel is idle.
+
+    A prompt reads ``[*]:`` while queued or running and ``[ ]:`` before it
+    ever ran; after Run All every code cell's prompt holds a number.
+    """
+    page.wait_for_function(
+        """() => {
+            const prompts = [...document.querySelectorAll(
+                '.jp-NotebookPanel:not(.lm-mod-hidden) .jp-CodeCell .jp-InputArea-prompt')];
+            return prompts.length > 0 && prompts.every(p => /\\[\\d+\\]/.test(p.textContent));
+        }""",
+        timeout=timeout,
+    )
+    wait_for_kernel_idle(page, timeout=timeout)
+
+
+def error_outputs(page) -> list[str]:
+    """Texts of error outputs (tracebacks) and failed widget views on the page."""
+    found = []
+    for loc in (page.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']"),):
+        found += [t for t in loc.all_inner_texts() if "Traceback" in t or "Error" in t]
+    found += page.locator(".jp-RenderedText[data-mime-type='application/vnd.jupyter.error']").all_inner_texts()
+    body = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden)").first.inner_text()
+    if "Error displaying widget" in body:
+        found.append("Error displaying widget")
+    if "Loading widget..." in body:
+        found.append("Loading widget... (widget manager never rendered the view)")
+    return found
+
+
+def screenshot(page_or_locator, path: Path) -> Path:
+    """Save a PNG and print its path (pytest -s shows it)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    page_or_locator.screenshot(path=str(path))
+    print(f"screenshot: {path}")
+    return path

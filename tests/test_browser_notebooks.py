@@ -1,0 +1,142 @@
+"""Run the widget notebooks in a real JupyterLab in headless Chromium.
+
+Plain widget tests (``test_widget_*``) check the HTML the Python side produces;
+these tests check what a learner sees: that the widget views render in the
+page (a broken front end still leaves the text behind), and that moving a
+control re-renders the tokens.  See ``browser_lab.py`` for the server and
+browser plumbing.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from browser_lab import (
+    LabServer,
+    PageLog,
+    copy_notebooks,
+    error_outputs,
+    launch_chromium,
+    open_notebook,
+    require_chromium,
+    run_all_cells,
+    screenshot,
+    wait_for_run_all,
+)
+
+pytestmark = pytest.mark.browser
+
+NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
+SCRATCH = "_browser_scratch.ipynb"
+
+
+def scratch_notebook() -> nbformat.NotebookNode:
+    """A tiny notebook with a slider and a text area driving HTML token spans.
+
+    It checks the harness itself (server, widget manager, Run All, input
+    events) independently of the workshop notebooks.
+    """
+    cells = [
+        "import ipywidgets as widgets\nfrom IPython.display import display",
+        (
+            "slider = widgets.IntSlider(value=0, min=0, max=8, description='step')\n"
+            "tokens = widgets.HTML()\n"
+            "def show(_=None):\n"
+            "    tokens.value = ''.join(f'<span class=\"scratch-token\">{i}</span>' for i in range(slider.value + 1))\n"
+            "slider.observe(show, 'value')\n"
+            "show()\n"
+            "box = widgets.VBox([slider, tokens])\n"
+            "box.add_class('scratch-stepper')\n"
+            "display(box)"
+        ),
+        (
+            "text = widgets.Textarea(value='hello world')\n"
+            "words = widgets.HTML()\n"
+            "def split(_=None):\n"
+            "    words.value = ''.join(f'<span class=\"scratch-token\">{w}</span>' for w in text.value.split())\n"
+            "text.observe(split, 'value')\n"
+            "split()\n"
+            "box2 = widgets.VBox([text, words])\n"
+            "box2.add_class('scratch-playground')\n"
+            "display(box2)"
+        ),
+    ]
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell(src) for src in cells]
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
+    return nb
+
+
+# -- fixtures --------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory):
+    """JupyterLab on a copy of notebooks/ (plus the scratch notebook)."""
+    require_chromium()
+    base = tmp_path_factory.mktemp("lab")
+    root = copy_notebooks(NOTEBOOKS, base / "notebooks")
+    nbformat.write(scratch_notebook(), root / SCRATCH)
+    server = LabServer(root, base / "state").start()
+    print(f"\njupyter lab: {server.base_url} (log {server.log_path})")
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="module")
+def playwright():
+    require_chromium()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        yield pw
+
+
+@pytest.fixture
+def page(playwright, tmp_path):
+    """A fresh Chromium profile and page per test; errors are collected."""
+    context = launch_chromium(playwright, tmp_path / "chromium-profile")
+    context.set_default_timeout(30_000)
+    page = context.pages[0] if context.pages else context.new_page()
+    page.log = PageLog(page)
+    yield page
+    context.close()
+
+
+def token_count(locator) -> int:
+    return locator.locator(".scratch-token").count()
+
+
+# -- tests -----------------------------------------------------------------
+
+
+def test_browser_scratch_widgets_render_and_react(lab, page, tmp_path):
+    open_notebook(page, lab, SCRATCH)
+    run_all_cells(page)
+    wait_for_run_all(page)
+
+    stepper = page.locator(".scratch-stepper")
+    stepper.wait_for()
+    assert stepper.locator(".widget-slider").count() == 1
+    assert error_outputs(page) == []
+    assert token_count(stepper) == 1
+    screenshot(page, tmp_path / "scratch-before.png")
+
+    handle = stepper.locator(".noUi-handle")
+    handle.focus()
+    for _ in range(3):
+        handle.press("ArrowRight")
+    stepper.locator(".scratch-token").nth(3).wait_for()
+    assert token_count(stepper) == 4
+
+    playground = page.locator(".scratch-playground")
+    area = playground.locator("textarea")
+    area.fill("one two three four five")
+    playground.locator(".scratch-token").nth(4).wait_for()
+    assert token_count(playground) == 5
+    screenshot(page, tmp_path / "scratch-after.png")
+    assert error_outputs(page) == []
