@@ -1,0 +1,229 @@
+"""BPE by hand: Gage's 1994 pair replacement on a short string, one step at a time.
+
+Lineage: Philip Gage, "A New Algorithm for Data Compression" (1994), as retold on Wikipedia's
+Byte pair encoding page: repeatedly replace the most frequent pair of adjacent symbols with a
+symbol that does not occur in the data, and keep a replacement table so the data can be restored.
+Here the fresh symbols are letters (``Z``, ``Y``, ``X``, ...) so every step can be read on a slide.
+Left out: bytes and ids (see ``pairs`` and ``byte_level``), and Gage's block-wise compression.
+
+Counting. Pairs are counted the way ``pairs.get_stats`` counts them, overlaps included, as in the
+rest of the series: ``aaab`` holds ``aa`` twice, although one replacement can only take one of
+them (``count_pairs(..., overlapping=False)`` shows the other view). Replacement scans left to
+right without overlaps, as ``pairs.merge`` does. The run stops when no pair occurs more than once.
+
+Tie rules, for pairs that occur equally often:
+
+- ``"smallest"`` (the series' rule, ``pairs.best_pair``): the smallest pair wins, comparing the
+  left symbol first. Original characters order by code point; fresh symbols come after every
+  original character, in the order they were minted, just as merged ids (256 and up) come after
+  the 256 byte ids. This reproduces Wikipedia's run.
+- ``"first_seen"``: the tied pair that occurs first in the current string wins (minbpe's rule).
+
+>>> for step in replace_pairs_by_hand("aaabdaaabac"):
+...     print(step.before, "->", step.after, " ", step.symbol, "=", "".join(step.pair))
+aaabdaaabac -> ZabdZabac   Z = aa
+ZabdZabac -> ZYdZYac   Y = ab
+ZYdZYac -> XdXac   X = ZY
+>>> [s.after for s in replace_pairs_by_hand("aaabdaaabac", tie_rule="first_seen")]
+['ZabdZabac', 'YbdYbac', 'XdXac']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from bpe_workshop.pairs import best_pair, get_stats, merge
+
+TIE_RULES = ("smallest", "first_seen")
+DEFAULT_SYMBOLS = "ZYXWVUTSRQPONMLKJIHGFEDCBA"
+
+# Symbols become ints so that the series' own pair helpers do the work: an original character is
+# its code point, the k-th fresh symbol is FRESH_BASE + k (above every code point).
+FRESH_BASE = 0x110000
+
+
+@dataclass(frozen=True)
+class HandStep:
+    """One replacement: the string before and after, the counts seen, the choice made.
+
+    >>> step = replace_pairs_by_hand("aaabdaaabac")[0]
+    >>> step.step, step.before, step.after, step.pair, step.symbol, step.count
+    (1, 'aaabdaaabac', 'ZabdZabac', ('a', 'a'), 'Z', 4)
+    >>> step.pair_counts
+    {('a', 'a'): 4, ('a', 'b'): 2, ('b', 'd'): 1, ('d', 'a'): 1, ('b', 'a'): 1, ('a', 'c'): 1}
+    >>> step.table
+    {'Z': 'aa'}
+    """
+
+    step: int  # 1-based
+    before: str  # the string this step starts from
+    after: str  # the string once every occurrence of `pair` is replaced
+    # every adjacent pair of `before` -> occurrences (overlaps included), in first-seen order
+    pair_counts: dict[tuple[str, str], int] = field(hash=False)
+    pair: tuple[str, str]  # the pair replaced at this step
+    symbol: str  # the fresh symbol that replaces it
+    count: int  # pair_counts[pair]
+    ties: tuple[tuple[str, str], ...]  # every pair with that same count, in first-seen order
+    # fresh symbol -> the two symbols it stands for, in replacement order, this step included
+    table: dict[str, str] = field(hash=False)
+
+
+def count_pairs(text: str, overlapping: bool = True) -> dict[tuple[str, str], int]:
+    """Count adjacent pairs of characters, in first-seen order.
+
+    ``overlapping=True`` counts as ``pairs.get_stats`` does (and as this series does everywhere);
+    ``overlapping=False`` counts only occurrences that could all be replaced at once, scanning
+    left to right as a replacement does.
+
+    >>> count_pairs("aaab")
+    {('a', 'a'): 2, ('a', 'b'): 1}
+    >>> count_pairs("aaab", overlapping=False)
+    {('a', 'a'): 1, ('a', 'b'): 1}
+    """
+    _check_text(text)
+    if overlapping:
+        return get_stats(text)
+    counts = {}  # (left symbol, right symbol) -> occurrences that do not overlap
+    last_end = {}  # pair -> index just after its last counted occurrence
+    for i, pair in enumerate(zip(text, text[1:])):
+        if i >= last_end.get(pair, 0):
+            counts[pair] = counts.get(pair, 0) + 1
+            last_end[pair] = i + 2
+    return counts
+
+
+def replace_pairs_by_hand(
+    text: str,
+    tie_rule: str = "smallest",
+    max_steps: int | None = None,
+    symbols: Iterable[str] | None = None,
+) -> list[HandStep]:
+    """Run Gage's pair replacement on ``text`` and return every step.
+
+    Each step counts the adjacent pairs of the current string, picks the most frequent (ties by
+    ``tie_rule``, see the module docstring), and replaces it everywhere, left to right, by the next
+    fresh symbol. Fresh symbols come from ``symbols`` (default ``Z``, ``Y``, ``X``, ... ``A``),
+    skipping any that already occur in ``text``. The run stops when no pair occurs more than once,
+    or after ``max_steps`` steps.
+
+    Wikipedia's example, and a second string that starts its symbols at ``X``:
+
+    >>> steps = replace_pairs_by_hand("aaabdaaabac")
+    >>> steps[-1].after, steps[-1].table
+    ('XdXac', {'Z': 'aa', 'Y': 'ab', 'X': 'ZY'})
+    >>> steps[1].pair_counts
+    {('Z', 'a'): 2, ('a', 'b'): 2, ('b', 'd'): 1, ('d', 'Z'): 1, ('b', 'a'): 1, ('a', 'c'): 1}
+    >>> steps[1].ties, steps[1].pair
+    ((('Z', 'a'), ('a', 'b')), ('a', 'b'))
+    >>> [s.after for s in replace_pairs_by_hand("aaabcdaadab", symbols="XYZ")]
+    ['XabcdXdab', 'XYcdXdY']
+
+    The call that fails, and why:
+
+    >>> replace_pairs_by_hand("abab", tie_rule="first")
+    Traceback (most recent call last):
+    ...
+    ValueError: tie_rule must be one of 'smallest', 'first_seen'; got 'first'
+    """
+    _check_text(text)
+    if tie_rule not in TIE_RULES:
+        choices = ", ".join(repr(rule) for rule in TIE_RULES)
+        raise ValueError(f"tie_rule must be one of {choices}; got {tie_rule!r}")
+    if max_steps is not None and (
+        isinstance(max_steps, bool) or not isinstance(max_steps, int) or max_steps < 0
+    ):
+        raise ValueError(f"max_steps must be None or an int >= 0; got {max_steps!r}")
+    fresh = _fresh_symbols(text, DEFAULT_SYMBOLS if symbols is None else symbols)
+
+    ids = [ord(ch) for ch in text]  # one int per symbol; fresh symbols are FRESH_BASE + k
+    table = {}  # fresh symbol -> the two symbols it stands for
+    steps = []
+    while max_steps is None or len(steps) < max_steps:
+        # 1. count every adjacent pair, in first-seen order
+        stats = get_stats(ids)
+        if not stats or max(stats.values()) < 2:
+            break  # no pair occurs more than once: nothing left to gain
+        # 2. choose the pair to replace
+        if tie_rule == "smallest":
+            pair = best_pair(stats)
+        else:
+            pair = max(stats, key=stats.get)  # subtle: max() keeps the first of equal counts
+        count = stats[pair]
+        # 3. mint the next fresh symbol and replace the pair everywhere
+        k = len(table)
+        if k == len(fresh):
+            raise ValueError(
+                f"ran out of fresh symbols after {k} steps; pass more with symbols=... "
+                "or stop earlier with max_steps=..."
+            )
+        new_ids = merge(ids, pair, FRESH_BASE + k)
+        symbol = fresh[k]
+        table[symbol] = _show(pair[0], fresh) + _show(pair[1], fresh)
+        # 4. record the step in letters
+        steps.append(
+            HandStep(
+                step=len(steps) + 1,
+                before=_show_all(ids, fresh),
+                after=_show_all(new_ids, fresh),
+                pair_counts={_show_pair(p, fresh): n for p, n in stats.items()},
+                pair=_show_pair(pair, fresh),
+                symbol=symbol,
+                count=count,
+                ties=tuple(_show_pair(p, fresh) for p, n in stats.items() if n == count),
+                table=dict(table),
+            )
+        )
+        ids = new_ids
+    return steps
+
+
+def decompress_by_hand(text: str, table: dict[str, str]) -> str:
+    """Undo the replacements: expand each fresh symbol, the last one minted first.
+
+    >>> decompress_by_hand("XdXac", {"Z": "aa", "Y": "ab", "X": "ZY"})
+    'aaabdaaabac'
+    """
+    _check_text(text)
+    if not isinstance(table, dict):
+        raise TypeError(
+            f"table must be a dict of fresh symbol -> pair, e.g. steps[-1].table; "
+            f"got {type(table).__name__}"
+        )
+    for symbol, pair in reversed(table.items()):
+        text = text.replace(symbol, pair)
+    return text
+
+
+def _check_text(text: object) -> None:
+    if not isinstance(text, str):
+        raise TypeError(f"text must be a str; got {type(text).__name__} (decode bytes first)")
+
+
+def _fresh_symbols(text: str, symbols: Iterable[str]) -> list[str]:
+    """The usable fresh symbols, in order: single characters not in ``text``, each used once."""
+    if isinstance(symbols, str):
+        symbols = list(symbols)
+    else:
+        symbols = list(symbols)
+        for symbol in symbols:
+            if not (isinstance(symbol, str) and len(symbol) == 1):
+                raise ValueError(
+                    f"symbols must be single characters, e.g. symbols='XYZ'; got {symbol!r}"
+                )
+    if len(set(symbols)) != len(symbols):
+        raise ValueError(f"symbols must not repeat a character; got {''.join(symbols)!r}")
+    return [symbol for symbol in symbols if symbol not in text]
+
+
+def _show(symbol_id: int, fresh: list[str]) -> str:
+    """One symbol id as its letter."""
+    return fresh[symbol_id - FRESH_BASE] if symbol_id >= FRESH_BASE else chr(symbol_id)
+
+
+def _show_pair(pair: tuple[int, int], fresh: list[str]) -> tuple[str, str]:
+    return (_show(pair[0], fresh), _show(pair[1], fresh))
+
+
+def _show_all(ids: list[int], fresh: list[str]) -> str:
+    return "".join(_show(symbol_id, fresh) for symbol_id in ids)
