@@ -1,0 +1,87 @@
+"""Load tiktoken's GPT-2 and GPT-4 encodings as a ``ByteLevelBPE``, with identical ids.
+
+Lineage: tiktoken stores no merges, only ``mergeable_ranks`` (token bytes -> rank, which is also
+the token's id). The merges are recovered token by token, in rank order: running byte-level BPE
+on a token's bytes, using only tokens of lower rank, stops at exactly two parts, and those two
+parts are the pair that was merged to make it.
+
+Byte order: ranks 0-255 are the 256 single bytes, but not in byte order (GPT-2's ``vocab.bpe``
+lists its printable-byte alphabet first: ``!`` is 0, ``"`` is 1, ...; cl100k kept that order). Our
+ids must equal tiktoken's ids, so the tokenizer carries ``byte_ids`` (byte value -> id).
+The split pattern is the encoding's own ``pat_str``, so chunks match tiktoken's exactly.
+Left out: encodings other than ``gpt2`` and ``cl100k_base`` (``r50k_base`` holds gpt2's ranks).
+"""
+
+from __future__ import annotations
+
+import functools
+
+from bpe_workshop.byte_level import ByteLevelBPE
+
+SUPPORTED = ("gpt2", "cl100k_base")
+
+
+def bpe_parts(mergeable_ranks: dict[bytes, int], token: bytes, max_rank: int) -> list[bytes]:
+    """Byte-level BPE of ``token`` using only ranks below ``max_rank``, as tiktoken merges.
+
+    At each step the adjacent two parts whose concatenation has the lowest rank are joined.
+
+    >>> ranks = {b"a": 0, b"b": 1, b"c": 2, b"ab": 3, b"abc": 4, b"bc": 5}
+    >>> bpe_parts(ranks, b"abc", max_rank=4)
+    [b'ab', b'c']
+    >>> bpe_parts(ranks, b"abc", max_rank=3)
+    [b'a', b'b', b'c']
+    """
+    parts = [bytes([b]) for b in token]
+    while len(parts) > 1:
+        best_rank, best_i = None, None
+        for i in range(len(parts) - 1):
+            rank = mergeable_ranks.get(parts[i] + parts[i + 1])
+            if rank is not None and rank < max_rank and (best_rank is None or rank < best_rank):
+                best_rank, best_i = rank, i
+        if best_rank is None:
+            break
+        parts[best_i:best_i + 2] = [parts[best_i] + parts[best_i + 1]]
+    return parts
+
+
+def recover_merges(mergeable_ranks: dict[bytes, int]) -> tuple[list[int], dict[tuple[int, int], int]]:
+    """``(byte_ids, merges)`` from tiktoken's ranks: byte value -> id, and pair -> new id.
+
+    >>> ranks = {bytes([b]): (b + 1) % 256 for b in range(256)}  # a rotated byte order
+    >>> ranks.update({b"ab": 256, b"abc": 257})
+    >>> byte_ids, merges = recover_merges(ranks)
+    >>> byte_ids[:3], merges
+    ([1, 2, 3], {(98, 99): 256, (256, 100): 257})
+    """
+    missing = [b for b in range(256) if bytes([b]) not in mergeable_ranks]
+    if missing:
+        raise ValueError(f"the ranks lack single-byte tokens for bytes {missing[:5]}...")
+    byte_ids = [mergeable_ranks[bytes([b])] for b in range(256)]  # byte value -> id
+    merges = {}  # (left id, right id) -> new id, in rank order
+    for token, rank in sorted(mergeable_ranks.items(), key=lambda item: item[1]):
+        if len(token) == 1:
+            continue
+        parts = bpe_parts(mergeable_ranks, token, max_rank=rank)
+        if len(parts) != 2:
+            raise ValueError(f"token {token!r} (rank {rank}) is not one merge of two lower "
+                             f"tokens; BPE of its bytes gives {len(parts)} parts")
+        merges[mergeable_ranks[parts[0]], mergeable_ranks[parts[1]]] = rank
+    return byte_ids, merges
+
+
+@functools.lru_cache(maxsize=None)
+def _recovered(name: str):
+    from bpe_workshop.offline import get_encoding
+
+    enc = get_encoding(name)
+    byte_ids, merges = recover_merges(enc._mergeable_ranks)
+    return byte_ids, merges, enc._pat_str, dict(enc._special_tokens)
+
+
+def from_tiktoken(name: str) -> ByteLevelBPE:
+    """A ``ByteLevelBPE`` equal to tiktoken's encoding ``name`` (offline; recovered once)."""
+    if name not in SUPPORTED:
+        raise ValueError(f"from_tiktoken supports {SUPPORTED}, got {name!r}")
+    byte_ids, merges, pattern, special_tokens = _recovered(name)
+    return ByteLevelBPE(merges, pattern, special_tokens, byte_ids=byte_ids)
