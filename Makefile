@@ -15,7 +15,7 @@ $(STAMP): pyproject.toml
 
 ## Open the series in JupyterLab at the first notebook (prints the URL; no browser needed).
 lab: $(STAMP)
-	$(BIN)/jupyter lab --ServerApp.root_dir=notebooks 00_why_tokenization.ipynb $(LAB_ARGS)
+	cd notebooks && ../$(BIN)/jupyter lab 00_why_tokenization.ipynb $(LAB_ARGS)
 
 ## Install the same way, then run every test (unit, property, notebooks, widgets, browser).
 test: $(STAMP)

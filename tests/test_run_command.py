@@ -1,0 +1,83 @@
+"""The README's run command (`make lab`) serves JupyterLab with the series, headless.
+
+The test starts the very Makefile target a learner types, on a free port with a token and no
+browser, fetches the served pages, and stops the server by its process group.
+"""
+
+import json
+import os
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def fetch(url: str) -> str:
+    with urllib.request.urlopen(url, timeout=5) as response:
+        return response.read().decode("utf-8")
+
+
+@pytest.mark.skipif(shutil.which("make") is None, reason="make is not installed")
+def test_make_lab_serves_the_series(tmp_path):
+    if not (ROOT / ".venv" / ".installed").exists():
+        pytest.skip("the run command is checked against the project's own .venv (make test builds it)")
+    port, token = free_port(), secrets.token_hex(16)
+    lab_args = (
+        f"--no-browser --ip=127.0.0.1 --port={port} --IdentityProvider.token={token} "
+        "--allow-root --ServerApp.port_retries=0"
+    )
+    env = dict(os.environ, JUPYTER_RUNTIME_DIR=str(tmp_path / "runtime"))
+    server = subprocess.Popen(
+        ["make", "--no-print-directory", "lab", f"LAB_ARGS={lab_args}"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,
+    )
+    try:
+        base = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + 90
+        while True:
+            try:
+                status = json.loads(fetch(f"{base}/api/status?token={token}"))
+                break
+            except OSError:
+                assert server.poll() is None, server.stdout.read()
+                assert time.monotonic() < deadline, "JupyterLab did not start within 90 s"
+                time.sleep(0.5)
+        assert "started" in status
+        listing = json.loads(fetch(f"{base}/api/contents?token={token}"))
+        names = {item["name"] for item in listing["content"]}
+        assert "00_why_tokenization.ipynb" in names  # the server is rooted at notebooks/
+        page = fetch(f"{base}/lab/tree/00_why_tokenization.ipynb?token={token}")
+        assert "JupyterLab" in page
+    finally:
+        stop(server)
+
+
+def stop(server: subprocess.Popen) -> None:
+    """Stop make and the JupyterLab it started: they share one process group."""
+    if server.poll() is not None:
+        return
+    os.killpg(server.pid, signal.SIGTERM)
+    try:
+        server.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        os.killpg(server.pid, signal.SIGKILL)
+        server.wait()
