@@ -1,5 +1,37 @@
-"""bpe_workshop: the helper package of an interactive teaching series on Byte Pair Encoding."""
+"""bpe_workshop: the helper package of an interactive teaching series on Byte Pair Encoding.
 
+The names a notebook needs are importable from here::
+
+    from bpe_workshop import ByteLevelBPE, WordLevelBPE, GPT2_PATTERN, GPT4_PATTERN, get_encoding
+
+Where each idea lives, in reading order:
+
+- ``patterns``: the regular expressions that split text into chunks (GPT-2, GPT-4).
+- ``pairs``: ``get_stats`` and ``merge``, the two steps BPE repeats, and the tie rule.
+- ``by_hand``: Gage's 1994 algorithm on a short string, with letters for new symbols.
+- ``train_naive`` and ``train_fast``: two trainers that learn exactly the same merges.
+- ``byte_level``: ``ByteLevelBPE``, a GPT-style tokenizer (train, encode, decode, special tokens).
+- ``model_file``: saving and loading a trained tokenizer as plain text.
+- ``tiktoken_bridge`` and ``offline``: GPT-2's and GPT-4's merges, with no network.
+- ``word_level``: ``WordLevelBPE``, the ``</w>`` variant of Sennrich et al. (2016).
+- ``corpora``: the texts the notebooks train on.
+- ``render`` and ``widgets``: pictures and controls; they only read what the algorithms return.
+- ``exercises``: the checkers behind each notebook's exercises.
+"""
+
+from bpe_workshop.byte_level import ByteLevelBPE
 from bpe_workshop.offline import get_encoding
+from bpe_workshop.pairs import get_stats, merge
+from bpe_workshop.patterns import GPT2_PATTERN, GPT4_PATTERN, WHITESPACE_PATTERN
+from bpe_workshop.records import MergeRecord
 
-__all__ = ["get_encoding"]
+__all__ = [
+    "ByteLevelBPE",
+    "GPT2_PATTERN",
+    "GPT4_PATTERN",
+    "MergeRecord",
+    "WHITESPACE_PATTERN",
+    "get_encoding",
+    "get_stats",
+    "merge",
+]
