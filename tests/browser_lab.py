@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import secrets
 import shutil
 import signal
@@ -109,15 +110,17 @@ def _jupyter_env(base: Path) -> dict[str, str]:
         path = base / name
         path.mkdir(parents=True, exist_ok=True)
         env[key] = str(path)
-    # The kernels must not pick up a user's site customisations or a stale cwd.
+    # The kernels must behave as on a learner's machine: ipykernel picks the inline
+    # matplotlib backend only when MPLBACKEND is unset (the suite's conftest sets Agg).
+    env.pop("MPLBACKEND", None)
     env.pop("PYTHONSTARTUP", None)
     env["PYDEVD_DISABLE_FILE_VALIDATION"] = "1"  # silence debugpy's frozen-modules note
     return env
 
 
-def write_lab_settings(settings_dir: Path, settings: dict[str, dict] = LAB_SETTINGS) -> None:
-    """Write ``<dir>/<package>/<plugin>.jupyterlab-settings`` files."""
-    for plugin_id, values in settings.items():
+def write_lab_settings(settings_dir: Path, settings: dict[str, dict] | None = None) -> None:
+    """Write ``<dir>/<package>/<plugin>.jupyterlab-settings`` files (default LAB_SETTINGS)."""
+    for plugin_id, values in (LAB_SETTINGS if settings is None else settings).items():
         package, plugin = plugin_id.split(":")
         path = settings_dir / package / f"{plugin}.jupyterlab-settings"
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -165,6 +168,9 @@ class LabServer:
             "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
             "--LabApp.extension_manager=readonly",
             "--ServerApp.terminals_enabled=False",
+            # window.jupyterapp lets the tests read the notebook model (execution
+            # counts, error outputs) instead of parsing prompt text.
+            "--LabApp.expose_app_in_browser=True",
         ]
         log = open(self.log_path, "wb")
         try:
@@ -302,21 +308,22 @@ def kernel_status_text(page) -> str:
 
 
 def wait_for_kernel_idle(page, timeout: int = KERNEL_IDLE_TIMEOUT) -> None:
-    """Wait until the status bar reads ``... | Idle`` for the open notebook.
+    """Wait until the status bar reads ``<kernel> | Idle`` for the open notebook.
 
-    JupyterLab 4 shows ``<kernel display name> | <status>`` in the status bar;
-    the notebook toolbar's execution indicator carries the same state in
-    ``data-status``.  Both must agree that the kernel is idle.
+    JupyterLab 4 shows ``Python 3 (ipykernel) | Idle`` at the bottom left; the
+    notebook's session context must agree (it is what the status bar shows,
+    read without depending on the text).
     """
     page.wait_for_function(
         """() => {
             const items = [...document.querySelectorAll('.jp-StatusBar-Widget .jp-StatusBar-TextItem')];
-            const kernel = items.find(el => /\\|\\s*Idle\\s*$/.test(el.textContent.trim()));
-            const indicator = document.querySelector(
-                '.jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook-ExecutionIndicator');
-            return Boolean(kernel) && (!indicator || indicator.dataset.status === 'idle');
+            const shown = items.some(el => /\\|\\s*Idle\\s*$/.test(el.textContent.trim()));
+            const panel = window.jupyterapp && window.jupyterapp.shell.currentWidget;
+            const context = panel && panel.sessionContext;
+            return shown && Boolean(context) && context.kernelDisplayStatus === 'idle';
         }""",
         timeout=timeout,
+        polling=200,
     )
 
 
@@ -329,39 +336,87 @@ def open_notebook(page, lab: LabServer, name: str) -> None:
 
 def run_all_cells(page) -> None:
     """Run > Run All Cells through the menu bar, as a learner would."""
-    page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
+    page.locator(".lm-MenuBar-itemLabel", has_text=re.compile(r"^Run$")).click()
     page.locator(".lm-Menu-item:not(.lm-mod-hidden)", has_text="Run All Cells").first.click()
 
 
-def wait_for_run_all(page, timeout: int = RUN_ALL_TIMEOUT) -> None:
-    """Wait until every code cell shows an execution count and the kernel is idle.
+# Summary of the open notebook's model: per code cell its execution count, the
+# output types and whether it is tagged raises-exception (JupyterLab then goes on
+# after its error).
+_RUN_STATE_JS = """() => {
+    const panel = window.jupyterapp && window.jupyterapp.shell.currentWidget;
+    if (!panel || !panel.content || !panel.content.model) { return null; }
+    const cells = panel.content.model.toJSON().cells.filter(c => c.cell_type === 'code');
+    return cells.map(c => ({
+        count: c.execution_count,
+        raises: ((c.metadata || {}).tags || []).includes('raises-exception'),
+        errors: c.outputs.filter(o => o.output_type === 'error')
+                         .map(o => `${o.ename}: ${o.evalue}`),
+        source: (Array.isArray(c.source) ? c.source.join('') : c.source).slice(0, 120),
+    }));
+}"""
 
-    A prompt reads ``[*]:`` while queued or running and ``[ ]:`` before it
-    ever ran; after Run All every code cell's prompt holds a number.
+
+def run_state(page) -> list[dict]:
+    """Per code cell: ``count`` (int|None), ``raises`` (bool), ``errors`` (list[str]), ``source``."""
+    return page.evaluate(_RUN_STATE_JS) or []
+
+
+def unexpected_errors(state: list[dict]) -> list[str]:
+    """Error outputs of cells not tagged ``raises-exception``."""
+    return [f"{err}  (cell: {cell['source']!r})" for cell in state if not cell["raises"] for err in cell["errors"]]
+
+
+def wait_for_run_all(page, timeout: int = RUN_ALL_TIMEOUT) -> list[dict]:
+    """Wait until every code cell has an execution count and the kernel is idle.
+
+    Returns early (without raising) when a cell that is not tagged
+    ``raises-exception`` produced an error, because Run All stops there and
+    the later cells would never get a count; the caller asserts on
+    :func:`unexpected_errors`.  Also checks the prompts in the page: none may
+    still read ``[*]:``.
     """
     page.wait_for_function(
-        """() => {
+        f"""() => {{
+            const state = ({_RUN_STATE_JS})();
+            if (!state || state.length === 0) {{ return false; }}
+            if (state.some(c => !c.raises && c.errors.length > 0)) {{ return true; }}
             const prompts = [...document.querySelectorAll(
                 '.jp-NotebookPanel:not(.lm-mod-hidden) .jp-CodeCell .jp-InputArea-prompt')];
-            return prompts.length > 0 && prompts.every(p => /\\[\\d+\\]/.test(p.textContent));
-        }""",
+            return state.every(c => Number.isInteger(c.count))
+                && !prompts.some(p => p.textContent.includes('*'));
+        }}""",
         timeout=timeout,
+        polling=250,
     )
-    wait_for_kernel_idle(page, timeout=timeout)
+    state = run_state(page)
+    if not unexpected_errors(state):
+        wait_for_kernel_idle(page, timeout=timeout)
+    return state
 
 
-def error_outputs(page) -> list[str]:
-    """Texts of error outputs (tracebacks) and failed widget views on the page."""
-    found = []
-    for loc in (page.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']"),):
-        found += [t for t in loc.all_inner_texts() if "Traceback" in t or "Error" in t]
-    found += page.locator(".jp-RenderedText[data-mime-type='application/vnd.jupyter.error']").all_inner_texts()
+def widget_problems(page) -> list[str]:
+    """Widget views that failed ("Error displaying widget") or never loaded."""
     body = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden)").first.inner_text()
+    problems = []
     if "Error displaying widget" in body:
-        found.append("Error displaying widget")
+        problems.append("Error displaying widget")
     if "Loading widget..." in body:
-        found.append("Loading widget... (widget manager never rendered the view)")
-    return found
+        problems.append("Loading widget... (the widget manager never rendered the view)")
+    return problems
+
+
+def output_with(page, *selectors: str):
+    """The single cell output (``.jp-OutputArea-child``) holding all ``selectors``.
+
+    Finding a widget by what it contains (a slider *and* coloured tokens)
+    keeps the tests independent of cell order and of the notebook's prose.
+    """
+    # Top-level outputs only: an Output widget inside a view nests its own children.
+    loc = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Cell-outputArea > .jp-OutputArea-child")
+    for sel in selectors:
+        loc = loc.filter(has=page.locator(sel))
+    return loc
 
 
 def screenshot(page_or_locator, path: Path) -> Path:

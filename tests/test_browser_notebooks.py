@@ -14,18 +14,22 @@ from pathlib import Path
 
 import nbformat
 import pytest
+from playwright.sync_api import expect
 
 from browser_lab import (
     LabServer,
     PageLog,
     copy_notebooks,
-    error_outputs,
+    kernel_status_text,
     launch_chromium,
     open_notebook,
+    output_with,
     require_chromium,
     run_all_cells,
     screenshot,
+    unexpected_errors,
     wait_for_run_all,
+    widget_problems,
 )
 
 pytestmark = pytest.mark.browser
@@ -102,41 +106,43 @@ def page(playwright, tmp_path):
     context = launch_chromium(playwright, tmp_path / "chromium-profile")
     context.set_default_timeout(30_000)
     page = context.pages[0] if context.pages else context.new_page()
-    page.log = PageLog(page)
+    log = PageLog(page)
     yield page
+    if log.errors:  # shown with -s; useful when a widget view fails in the front end
+        print("browser console errors:\n  " + "\n  ".join(log.errors[:20]))
     context.close()
-
-
-def token_count(locator) -> int:
-    return locator.locator(".scratch-token").count()
 
 
 # -- tests -----------------------------------------------------------------
 
 
-def test_browser_scratch_widgets_render_and_react(lab, page, tmp_path):
-    open_notebook(page, lab, SCRATCH)
+def run_in_lab(page, lab, name: str) -> None:
+    """Open ``name``, wait for the idle kernel, Run All, wait for it to finish."""
+    open_notebook(page, lab, name)
+    assert kernel_status_text(page).endswith("| Idle")
     run_all_cells(page)
-    wait_for_run_all(page)
+    state = wait_for_run_all(page)
+    assert unexpected_errors(state) == [], f"{name} raised during Run All"
 
-    stepper = page.locator(".scratch-stepper")
-    stepper.wait_for()
-    assert stepper.locator(".widget-slider").count() == 1
-    assert error_outputs(page) == []
-    assert token_count(stepper) == 1
+
+def test_browser_scratch_widgets_render_and_react(lab, page, tmp_path):
+    run_in_lab(page, lab, SCRATCH)
+
+    stepper = output_with(page, ".widget-slider", ".scratch-token")
+    expect(stepper).to_have_count(1)
+    assert widget_problems(page) == []
+    expect(stepper.locator(".scratch-token")).to_have_count(1)
     screenshot(page, tmp_path / "scratch-before.png")
 
     handle = stepper.locator(".noUi-handle")
     handle.focus()
     for _ in range(3):
         handle.press("ArrowRight")
-    stepper.locator(".scratch-token").nth(3).wait_for()
-    assert token_count(stepper) == 4
+    expect(stepper.locator(".widget-readout")).to_have_text("3")
+    expect(stepper.locator(".scratch-token")).to_have_count(4)
 
-    playground = page.locator(".scratch-playground")
-    area = playground.locator("textarea")
-    area.fill("one two three four five")
-    playground.locator(".scratch-token").nth(4).wait_for()
-    assert token_count(playground) == 5
+    playground = output_with(page, ".widget-textarea", ".scratch-token")
+    playground.locator("textarea").fill("one two three four five")
+    expect(playground.locator(".scratch-token")).to_have_count(5)
     screenshot(page, tmp_path / "scratch-after.png")
-    assert error_outputs(page) == []
+    assert widget_problems(page) == []
