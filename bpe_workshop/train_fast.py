@@ -1,0 +1,186 @@
+"""Incremental BPE training: the same merges as ``train_naive``, without recounting.
+
+The naive loop recounts every pair of the whole text for every merge. But a merge of
+``(a, b)`` into ``c`` only changes the text where ``a b`` stands: around each occurrence,
+``x a b y`` becomes ``x c y``, so the pairs ``(x, a)``, ``(a, b)``, ``(b, y)`` lose one
+occurrence and ``(x, c)``, ``(c, y)`` gain one. Nothing else moves. This module keeps
+
+1. **the distinct chunks once each, with their frequency.** Text split by GPT-2's pattern
+   repeats the same chunks (`` the``, ``,``, `` self``) again and again: 8 MB of standard-library
+   code is 2 million chunks but fewer than 40,000 distinct ones. An occurrence inside a
+   chunk that appears 900 times counts 900.
+2. **a doubly linked list over positions.** The distinct chunks are laid end to end, one
+   slot per byte; ``nxt``/``prv`` link each live slot to its neighbours inside its chunk,
+   so a merge rewrites one slot and unlinks the other, in constant time.
+3. **an index from each pair to the positions where it starts**, so a merge visits exactly its
+   occurrences: its cost is proportional to how often the pair occurs, not to the text size.
+4. **a max-heap of pairs** keyed by ``(-count, pair)``, so the smallest key is THE tie rule of
+   ``pairs.best_pair`` (highest count, then smallest pair). Entries are checked lazily when
+   they reach the top.
+
+The same structure serves both uses: with a split pattern there are many short chunks,
+without one (``pattern=None``) there is a single long chunk, and the linked list makes
+either cost only what the merges touch. There is no switch between two algorithms.
+
+Why the lazy heap is exact: a pair's count can only go *up* during the merge that creates it
+(pairs made after the merge all contain a newer id). After that it only goes down. So a heap
+entry never understates its pair's count; when the top entry is still exact, no other pair can
+beat it, and when it is stale we push it back with its current count.
+
+Lineage: Larsson and Moffat's Re-Pair compression (1999) introduced the linked list, the
+pair -> occurrences index and the priority queue; Sennrich et al.'s ``learn_bpe`` (2016) counts
+each word once with its frequency and updates only the words a merge touches; SentencePiece and
+Hugging Face ``tokenizers`` train BPE with a heap whose entries are re-checked when popped.
+Left out: multiple threads, and any approximation (every count is exactly what
+``pairs.get_stats`` would count on the current ids, overlaps included).
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections import Counter, defaultdict
+from collections.abc import Callable
+
+from bpe_workshop.records import MergeRecord
+
+
+def learn_merges(
+    chunks: list[bytes],
+    num_merges: int,
+    *,
+    progress: Callable[[int, int, MergeRecord], None] | None = None,
+) -> list[MergeRecord]:
+    """Learn up to ``num_merges`` merges over ``chunks``: exactly ``train_naive.learn_merges``.
+
+    ``chunks`` are the pre-split pieces of the text as UTF-8 bytes, in text order, repeats
+    included. Stops early, returning fewer records, when no pair occurs at least twice.
+    ``progress(step, num_merges, record)`` is called after every merge.
+
+    >>> records = learn_merges([b"aaabdaaabac"], 3)
+    >>> [(r.pair, r.new_id, r.count, r.token) for r in records]
+    [((97, 97), 256, 4, b'aa'), ((97, 98), 257, 2, b'ab'), ((256, 257), 258, 2, b'aaab')]
+
+    A chunk that repeats counts once per repeat; pairs never cross chunks:
+
+    >>> [(r.pair, r.count) for r in learn_merges([b"ab", b"ab", b"ba"], 5)]
+    [((97, 98), 2)]
+    >>> learn_merges([b"abc"], 5)  # no pair occurs twice
+    []
+    """
+    # count each distinct chunk once, with how often it occurs
+    chunk_counts = Counter(chunks)  # chunk bytes -> occurrences in the text
+    for chunk in chunk_counts:
+        if not isinstance(chunk, bytes):
+            raise TypeError(
+                f"chunks must be bytes, got {type(chunk).__name__}; "
+                "encode each piece first, e.g. [piece.encode('utf-8') for piece in pieces]"
+            )
+
+    # lay the distinct chunks end to end, one slot per byte
+    sym = []  # position -> id at that position (-1 once merged away)
+    nxt = []  # position -> next live position in the same chunk (-1 at the chunk's end)
+    prv = []  # position -> previous live position in the same chunk (-1 at its start)
+    weight = []  # position -> frequency of the chunk it belongs to
+    counts = defaultdict(int)  # (left id, right id) -> occurrences, weighted by frequency
+    where = defaultdict(list)  # (left id, right id) -> positions where it may start
+    for chunk, freq in chunk_counts.items():
+        start, end = len(sym), len(sym) + len(chunk)
+        if start == end:
+            continue
+        sym.extend(chunk)
+        nxt.extend(range(start + 1, end))
+        nxt.append(-1)
+        prv.append(-1)
+        prv.extend(range(start, end - 1))
+        weight.extend([freq] * len(chunk))
+        # count the chunk's pairs once, weighted by how often the chunk occurs
+        for pos, pair in enumerate(zip(chunk, chunk[1:]), start):
+            counts[pair] += freq
+            where[pair].append(pos)
+    del chunk_counts
+
+    # heap entries: (-count, pair); only pairs occurring at least twice can ever be merged
+    heap = [(-count, pair) for pair, count in counts.items() if count >= 2]
+    heapq.heapify(heap)
+
+    token = [bytes([i]) for i in range(256)]  # id -> bytes it stands for
+    records = []
+    for step in range(1, num_merges + 1):
+        # take the best pair; a stale entry goes back in with its current (lower) count
+        while heap:
+            neg_count, pair = heap[0]
+            count = counts.get(pair, 0)
+            if count == -neg_count:
+                break
+            if count >= 2:
+                heapq.heapreplace(heap, (-count, pair))
+            else:
+                heapq.heappop(heap)
+        else:
+            break  # no pair occurs twice: stop, as the naive loop does
+        heapq.heappop(heap)
+        left, right = pair
+        new_id = 255 + step
+        created = set()  # pairs containing new_id, pushed once their counts are final
+
+        # subtle: left to right, like merge(): in "a a a" the first two a's merge, not the last two
+        for i in sorted(where.pop(pair)):
+            # skip positions that no longer hold the pair (merged away or changed since)
+            j = nxt[i]
+            if sym[i] != left or j == -1 or sym[j] != right:
+                continue
+            w = weight[i]
+            p, k = prv[i], nxt[j]
+            # x a b y -> x c y: (x, a), (a, b), (b, y) lose an occurrence; (x, c), (c, y) gain one
+            _discount(counts, where, pair, w)
+            if p != -1:
+                x = sym[p]
+                _discount(counts, where, (x, left), w)
+                counts[x, new_id] += w
+                where[x, new_id].append(p)
+                created.add((x, new_id))
+            if k != -1:
+                y = sym[k]
+                _discount(counts, where, (right, y), w)
+                counts[new_id, y] += w
+                where[new_id, y].append(i)
+                created.add((new_id, y))
+            # rewrite slot i as c and unlink slot j
+            sym[i] = new_id
+            sym[j] = -1
+            nxt[i] = k
+            if k != -1:
+                prv[k] = i
+        assert pair not in counts, "every occurrence of the merged pair was found and merged"
+
+        # the new pairs' counts are final now: they will only go down from here
+        for gained in created:
+            count = counts.get(gained, 0)
+            if count >= 2:
+                heapq.heappush(heap, (-count, gained))
+
+        # record the merge for viewers
+        token.append(token[left] + token[right])
+        record = MergeRecord(step=step, pair=pair, new_id=new_id, count=-neg_count,
+                             token=token[new_id])
+        records.append(record)
+        if progress is not None:
+            progress(step, num_merges, record)
+    return records
+
+
+def _discount(counts: dict, where: dict, pair: tuple[int, int], weight: int) -> None:
+    """Remove ``weight`` occurrences of ``pair``; forget the pair once none are left.
+
+    >>> counts, where = {(1, 2): 5}, {(1, 2): [0, 7]}
+    >>> _discount(counts, where, (1, 2), 5)
+    >>> counts, where
+    ({}, {})
+    """
+    remaining = counts[pair] - weight
+    if remaining:
+        counts[pair] = remaining
+    else:
+        # gone for good: later merges only create pairs that contain a newer id
+        del counts[pair]
+        where.pop(pair, None)
