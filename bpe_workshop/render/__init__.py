@@ -1,0 +1,56 @@
+"""Rendering: pure functions that turn tokens, records and counts into HTML strings or figures.
+
+Nothing here holds state or imports ipywidgets; the widgets in ``bpe_workshop.widgets`` call
+these functions, and notebooks may call them directly (``HTML(tokens_html(...))``).
+"""
+from bpe_workshop.render.plots import (
+    compression_figure,
+    encoding_lengths,
+    encoding_lengths_figure,
+    figure_to_html,
+    speed_figure,
+    tokens_per_byte_figure,
+    top_pairs_figure,
+)
+from bpe_workshop.render.tables import (
+    merge_table_html,
+    message_html,
+    pair_counts_html,
+    replacement_table_html,
+    token_chip,
+    utf8_rows,
+    utf8_table_html,
+    word_table_html,
+)
+from bpe_workshop.render.tokens import (
+    TOKENS_CSS,
+    bytes_label,
+    byte_units,
+    chunks_html,
+    tokens_html,
+    visible_text,
+)
+
+__all__ = [
+    "TOKENS_CSS",
+    "bytes_label",
+    "byte_units",
+    "chunks_html",
+    "compression_figure",
+    "encoding_lengths",
+    "encoding_lengths_figure",
+    "figure_to_html",
+    "merge_table_html",
+    "message_html",
+    "pair_counts_html",
+    "replacement_table_html",
+    "speed_figure",
+    "token_chip",
+    "tokens_html",
+    "tokens_per_byte_figure",
+    "top_pairs_figure",
+    "utf8_rows",
+    "utf8_table_html",
+    "visible_text",
+    "word_table_html",
+]

@@ -1,0 +1,319 @@
+"""Tables as HTML strings: code points and UTF-8 bytes, pair counts, merges, word splits.
+
+Lineage: the tables a lecturer draws on the board for Unicode, Gage's replacement table and
+Sennrich's word-frequency table, rendered for notebooks and ``ipywidgets.HTML``. Each function
+reads data the algorithms return (records, step objects, dicts) and computes nothing new.
+Left out: sorting or filtering controls (widgets add those), and paging beyond a row limit.
+"""
+from __future__ import annotations
+
+import html
+import unicodedata
+from typing import Iterable, Mapping, Sequence
+
+from bpe_workshop.pairs import pair_order
+from bpe_workshop.render.tokens import PALETTE, TOKENS_CSS, bytes_label, visible_text
+
+__all__ = [
+    "token_chip",
+    "utf8_rows",
+    "utf8_table_html",
+    "pair_counts_html",
+    "merge_table_html",
+    "replacement_table_html",
+    "word_table_html",
+    "message_html",
+]
+
+
+def _wrap(body: str, include_css: bool) -> str:
+    return f'<div class="bpe-view">{TOKENS_CSS if include_css else ""}{body}</div>'
+
+
+def message_html(message: str, include_css: bool = True) -> str:
+    """A clear on-screen message (empty input, nothing to show, invalid setting).
+
+    >>> "nothing &lt;here&gt;" in message_html("nothing <here>")
+    True
+    """
+    return _wrap(f'<div class="bpe-message">{html.escape(message)}</div>', include_css)
+
+
+def token_chip(token: bytes | str, color_index: int = 0, title: str | None = None) -> str:
+    """One token as a small bordered, coloured box (bytes shown readably, hex where partial).
+
+    >>> token_chip(b"\\xe4\\xbd")
+    '<span class="bpe-tok" style="background:#ffd6a5" title="b&#x27;\\\\xe4\\\\xbd&#x27;">&lt;e4 bd&gt;</span>'
+    """
+    label = bytes_label(token) if isinstance(token, (bytes, bytearray)) else visible_text(token)
+    if title is None:
+        title = repr(bytes(token)) if isinstance(token, (bytes, bytearray)) else repr(token)
+    color = PALETTE[color_index % len(PALETTE)]
+    return (f'<span class="bpe-tok" style="background:{color}" '
+            f'title="{html.escape(title, quote=True)}">{html.escape(label)}</span>')
+
+
+# ----- code points and UTF-8 ---------------------------------------------------------------
+
+def _prefix_len(byte: int, position: int) -> int:
+    """How many leading bits of a UTF-8 byte are structure, not payload."""
+    if position > 0:
+        return 2  # continuation byte: 10xxxxxx
+    if byte < 0x80:
+        return 1  # 0xxxxxxx
+    if byte >= 0xF0:
+        return 5  # 11110xxx
+    if byte >= 0xE0:
+        return 4  # 1110xxxx
+    return 3  # 110xxxxx
+
+
+def utf8_rows(text: str) -> list[dict]:
+    """One row per character: the data behind :func:`utf8_table_html`.
+
+    >>> row = utf8_rows("é")[0]
+    >>> row["code_point"], row["hex"], row["bits"], row["prefix_lengths"]
+    ('U+00E9', 'c3 a9', ['11000011', '10101001'], [3, 2])
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"text must be a str, got {type(text).__name__}; decode bytes first")
+    rows = []  # one dict per character, in text order
+    for char in text:
+        data = char.encode("utf-8", errors="surrogatepass")
+        rows.append({
+            "char": char,
+            "shown": visible_text(char),
+            "code_point": f"U+{ord(char):04X}",
+            "name": unicodedata.name(char, "") or f"<{unicodedata.category(char)}>",
+            "hex": data.hex(" "),
+            "bits": [f"{b:08b}" for b in data],
+            "prefix_lengths": [_prefix_len(b, i) for i, b in enumerate(data)],
+        })
+    return rows
+
+
+def utf8_table_html(text: str, max_chars: int = 200, include_css: bool = True) -> str:
+    """Character, code point, name, UTF-8 bytes in hex and in bits, prefix bits highlighted.
+
+    The highlighted bits are UTF-8's structure (``0``, ``110``, ``1110``, ``11110`` on a first
+    byte, ``10`` on a continuation byte); the others carry the code point.
+
+    >>> out = utf8_table_html("é")
+    >>> '<span class="bpe-prefix">110</span>00011' in out, "U+00E9" in out
+    (True, True)
+    """
+    rows = utf8_rows(text)
+    if not rows:
+        return message_html("Type some text to see its characters and their UTF-8 bytes.",
+                            include_css)
+    header = ("<tr><th>#</th><th>character</th><th>code point</th><th>name</th>"
+              "<th>UTF-8 bytes (hex)</th><th>UTF-8 bits (prefix bits highlighted)</th>"
+              "<th>bytes</th></tr>")
+    body = []
+    for i, row in enumerate(rows[:max_chars]):
+        bits = " ".join(
+            f'<span class="bpe-prefix">{b[:n]}</span>{b[n:]}'
+            for b, n in zip(row["bits"], row["prefix_lengths"]))
+        body.append(
+            f'<tr><td class="bpe-num">{i}</td>'
+            f'<td>{token_chip(row["char"], i, title=row["code_point"])}</td>'
+            f'<td class="bpe-mono">{row["code_point"]}</td>'
+            f'<td>{html.escape(row["name"].lower())}</td>'
+            f'<td class="bpe-mono">{row["hex"]}</td>'
+            f'<td class="bpe-bits">{bits}</td>'
+            f'<td class="bpe-num">{len(row["bits"])}</td></tr>')
+    n_bytes = sum(len(r["bits"]) for r in rows)
+    notes = [f'<div class="bpe-summary">{len(rows):,} characters · {n_bytes:,} UTF-8 bytes</div>']
+    if len(rows) > max_chars:
+        notes.append(f'<div class="bpe-note">Showing the first {max_chars:,} of {len(rows):,} '
+                     "characters (the text is long).</div>")
+    legend = ('<div class="bpe-legend">Bit layouts: <span class="bpe-bits">'
+              '<span class="bpe-prefix">0</span>xxxxxxx · '
+              '<span class="bpe-prefix">110</span>xxxxx <span class="bpe-prefix">10</span>xxxxxx · '
+              '<span class="bpe-prefix">1110</span>xxxx <span class="bpe-prefix">10</span>xxxxxx '
+              '<span class="bpe-prefix">10</span>xxxxxx · <span class="bpe-prefix">11110</span>xxx '
+              '<span class="bpe-prefix">10</span>xxxxxx ×3</span></div>')
+    table = f'<table class="bpe-table">{header}{"".join(body)}</table>'
+    return _wrap("".join(notes) + legend + table, include_css)
+
+
+# ----- pairs and merges ------------------------------------------------------------------
+
+def _symbol_label(symbol, vocab: Mapping[int, bytes] | None) -> bytes | str:
+    """What a pair member stands for: bytes for an id, the symbol itself for a str."""
+    if isinstance(symbol, str):
+        return symbol
+    if vocab is not None and symbol in vocab:
+        return vocab[symbol]
+    if 0 <= symbol < 256:
+        return bytes([symbol])
+    raise ValueError(f"id {symbol} is not a byte and not in vocab; pass vocab=tok.vocab")
+
+
+def _pair_cells(pair, vocab) -> str:
+    left, right = (_symbol_label(s, vocab) for s in pair)
+    return f"{token_chip(left, 0)} + {token_chip(right, 2)}"
+
+
+def _id_text(pair) -> str:
+    if all(isinstance(s, int) for s in pair):
+        return f"({pair[0]}, {pair[1]})"
+    return ""
+
+
+def pair_counts_html(
+    counts: Mapping[tuple, int],
+    vocab: Mapping[int, bytes] | None = None,
+    top: int = 10,
+    *,
+    highlight: Iterable[tuple] = (),
+    title: str | None = None,
+    include_css: bool = True,
+) -> str:
+    """The most frequent pairs as a table with a bar per count (a fast HTML bar chart).
+
+    ``counts`` maps pairs of ids (rendered through ``vocab``, default: the 256 single bytes) or
+    pairs of str symbols (the by-hand example) to counts. Pairs of ids are ordered by the
+    series' tie rule (``pairs.pair_order``); pairs of symbols by count, first seen first.
+    Pairs in ``highlight`` are marked (e.g. the pair chosen next, or the tied pairs).
+
+    >>> out = pair_counts_html({(97, 97): 4, (97, 98): 2})
+    >>> out.index("(97, 97)") < out.index("(97, 98)"), "4</td>" in out
+    (True, True)
+    """
+    highlight = set(highlight)
+    items = list(counts.items())
+    if items and all(isinstance(s, int) for s in items[0][0]):
+        items.sort(key=pair_order)
+    else:
+        items.sort(key=lambda item: -item[1])  # stable: first seen first among equal counts
+    if not items:
+        return message_html("No pairs to count: fewer than two tokens in every chunk.",
+                            include_css)
+    shown = items[:top]
+    biggest = max(n for _, n in shown) or 1
+    rows = []
+    for rank, (pair, n) in enumerate(shown, 1):
+        width = max(1, round(160 * n / biggest))
+        mark = ' class="bpe-current"' if pair in highlight else ""
+        rows.append(
+            f'<tr{mark}><td class="bpe-num">{rank}</td><td>{_pair_cells(pair, vocab)}</td>'
+            f'<td class="bpe-mono">{_id_text(pair)}</td><td class="bpe-num">{n:,}</td>'
+            f'<td><span class="bpe-bar" style="width:{width}px"></span></td></tr>')
+    caption = f"<caption>{html.escape(title)}</caption>" if title else ""
+    head = "<tr><th>#</th><th>pair</th><th>ids</th><th>count</th><th></th></tr>"
+    more = (f'<div class="bpe-note">Top {len(shown)} of {len(items):,} distinct pairs.</div>'
+            if len(items) > len(shown) else "")
+    return _wrap(f'<table class="bpe-table">{caption}{head}{"".join(rows)}</table>{more}',
+                 include_css)
+
+
+def merge_table_html(
+    records: Sequence,
+    vocab: Mapping[int, bytes] | None = None,
+    *,
+    highlight_step: int | None = None,
+    max_rows: int = 50,
+    last: bool = False,
+    include_css: bool = True,
+) -> str:
+    """Merges as a table: step, pair (as bytes), new id, token, count.
+
+    ``records`` are ``MergeRecord`` objects (``tok.records``). Without ``vocab`` the pair members
+    are looked up in the vocabulary the records themselves build (bytes, then each new token).
+    ``last=True`` shows the last ``max_rows`` records instead of the first.
+
+    >>> from bpe_workshop.records import MergeRecord
+    >>> recs = [MergeRecord(1, (97, 97), 256, 4, b"aa"), MergeRecord(2, (256, 98), 257, 2, b"aab")]
+    >>> out = merge_table_html(recs)
+    >>> "&gt; aab" in out or "aab" in out, "257" in out
+    (True, True)
+    """
+    if not records:
+        return message_html("No merges yet: train first, or no pair occurred twice.",
+                            include_css)
+    if vocab is None:
+        vocab = {i: bytes([i]) for i in range(256)}  # id -> bytes, grown by the records
+        for record in records:
+            vocab[record.new_id] = record.token
+    chosen = list(records[-max_rows:] if last else records[:max_rows])
+    rows = []
+    for record in chosen:
+        mark = ' class="bpe-current"' if record.step == highlight_step else ""
+        count = "" if record.count is None else f"{record.count:,}"
+        rows.append(
+            f'<tr{mark}><td class="bpe-num">{record.step}</td>'
+            f'<td>{_pair_cells(record.pair, vocab)}</td>'
+            f'<td class="bpe-mono">{_id_text(record.pair)}</td>'
+            f'<td class="bpe-num">{record.new_id}</td>'
+            f'<td>{token_chip(record.token, 5)}</td>'
+            f'<td class="bpe-num">{count}</td></tr>')
+    head = ("<tr><th>step</th><th>pair</th><th>pair ids</th><th>new id</th><th>token</th>"
+            "<th>count</th></tr>")
+    more = ""
+    if len(records) > len(chosen):
+        which = "last" if last else "first"
+        more = f'<div class="bpe-note">Showing the {which} {len(chosen)} of {len(records):,} merges.</div>'
+    return _wrap(f'<table class="bpe-table">{head}{"".join(rows)}</table>{more}', include_css)
+
+
+def replacement_table_html(table: Mapping[str, str], *, highlight: str | None = None,
+                           include_css: bool = True) -> str:
+    """Gage's replacement table (fresh symbol -> the pair it stands for), in replacement order.
+
+    >>> out = replacement_table_html({"Z": "aa", "Y": "ab"}, highlight="Y")
+    >>> out.count("<tr"), 'class="bpe-current"' in out
+    (3, True)
+    """
+    if not table:
+        return message_html("No replacements yet.", include_css)
+    rows = []
+    for i, (symbol, pair) in enumerate(table.items(), 1):
+        mark = ' class="bpe-current"' if symbol == highlight else ""
+        rows.append(f'<tr{mark}><td class="bpe-num">{i}</td><td>{token_chip(symbol, 5)}</td>'
+                    f'<td>{token_chip(pair, 1)}</td></tr>')
+    head = "<tr><th>step</th><th>symbol</th><th>stands for</th></tr>"
+    return _wrap(f'<table class="bpe-table">{head}{"".join(rows)}</table>', include_css)
+
+
+def word_table_html(rows: Iterable, *, max_rows: int = 30, merged: str | None = None,
+                    include_css: bool = True) -> str:
+    """Word-level BPE's table: word, frequency, current split into symbols.
+
+    ``rows`` holds ``(word, frequency, symbols)`` triples (or objects with those attributes),
+    ``symbols`` the word's current split, e.g. ``["lo", "w", "</w>"]``. Rows are shown in the
+    order given. Symbols equal to ``merged`` (the token just made) are highlighted.
+
+    >>> out = word_table_html([("low", 5, ["lo", "w", "</w>"])], merged="lo")
+    >>> out.count('class="bpe-tok"'), 'class="bpe-current"' in out
+    (3, True)
+    """
+    rows = [_word_row(row) for row in rows]
+    if not rows:
+        return message_html("No words: the text is empty.", include_css)
+    body = []
+    for word, freq, symbols in rows[:max_rows]:
+        chips = " ".join(token_chip(s, i) for i, s in enumerate(symbols))
+        mark = ' class="bpe-current"' if merged is not None and merged in symbols else ""
+        body.append(f'<tr{mark}><td>{html.escape(visible_text(word))}</td>'
+                    f'<td class="bpe-num">{freq:,}</td><td>{chips}</td>'
+                    f'<td class="bpe-num">{len(symbols)}</td></tr>')
+    head = "<tr><th>word</th><th>frequency</th><th>current split</th><th>symbols</th></tr>"
+    more = (f'<div class="bpe-note">Showing {max_rows} of {len(rows):,} distinct words.</div>'
+            if len(rows) > max_rows else "")
+    return _wrap(f'<table class="bpe-table">{head}{"".join(body)}</table>{more}', include_css)
+
+
+def _word_row(row) -> tuple[str, int, list[str]]:
+    if isinstance(row, Mapping):
+        return row["word"], row["freq"] if "freq" in row else row["frequency"], list(row["symbols"])
+    if hasattr(row, "word"):
+        freq = getattr(row, "freq", None)
+        if freq is None:
+            freq = getattr(row, "frequency")
+        symbols = getattr(row, "symbols", None)
+        if symbols is None:
+            symbols = getattr(row, "split")
+        return row.word, freq, list(symbols)
+    word, freq, symbols = row
+    return word, freq, list(symbols)
