@@ -73,13 +73,15 @@ def check(
     hint: str | Callable[..., str] = "",
     same: Callable[[object, object], bool] | None = None,
     name: str | None = None,
+    reveal: bool = True,
     quiet: bool = False,
 ) -> CheckResult:
     """Compare ``func(*args)`` with ``reference(*args)`` for every ``args`` in ``inputs``.
 
     Inputs are tried smallest first (by the length of their repr), so the first failure
     reported is the smallest one. ``hint`` is a sentence, or a function
-    ``hint(args, expected, got)`` returning one. ``same(expected, got)`` replaces ``==``; ``name`` replaces the function's name in messages.
+    ``hint(args, expected, got)`` returning one. ``same(expected, got)`` replaces ``==``; ``name`` replaces the function's name in messages; ``reveal=False`` keeps the expected
+    value out of the verdict (for puzzles whose answer is the value itself).
     Prints the verdict (unless ``quiet``) and returns it; never raises.
 
     >>> def reference(text):
@@ -107,31 +109,35 @@ def check(
         return _verdict(f"❌ expected a function, got {shown(func)}; pass the function's name "
                         "without calling it, e.g. check_x(x) rather than check_x(x()).", quiet)
 
-    untouched = 0  # cases where the stub returned ... or None
+    untouched = []  # what the stub returned (... or None) where an answer was expected
     for args in cases:
         expected = reference(*copy.deepcopy(args))
-        call = call_text(name, args)
+        call = call_text(name, args) if args else name
         try:
             # deep copies, so a function that changes its argument cannot spoil later cases
             got = func(*copy.deepcopy(args))
         except NotImplementedError:
             return _not_attempted(name, quiet)
         except Exception as err:  # noqa: BLE001 - any error is the learner's to see
-            lines = [f"❌ {call} raised {type(err).__name__}: {err}", f"   expected: {shown(expected)}"]
+            lines = [f"❌ {call} raised {type(err).__name__}: {err}"]
+            lines += [f"   expected: {shown(expected)}"] if reveal else []
             return _verdict("\n".join(lines + _hint(hint, args, expected, None)), quiet)
         if (got is None or got is Ellipsis) and expected is not None:
-            untouched += 1
+            untouched.append(got)
             continue
         if not same(expected, got):
-            lines = [f"❌ {call} gave the wrong answer.", f"   expected: {shown(expected)}",
-                     f"   got:      {shown(got)}"]
+            lines = [f"❌ {call} gave the wrong answer."]
+            lines += [f"   expected: {shown(expected)}"] if reveal else []
+            lines += [f"   got:      {shown(got)}"]
             return _verdict("\n".join(lines + _hint(hint, args, expected, got)), quiet)
-    if untouched == len(cases):
-        return _not_attempted(name, quiet, "(it returned None; if you did edit it, is a `return` missing?)")
+    if len(untouched) == len(cases):
+        why = "(it returned None; if you did edit it, is a `return` missing?)"
+        return _not_attempted(name, quiet, why if None in untouched else "")
     if untouched:
         return _verdict(f"❌ {name} returned None for some inputs: does every path end in "
                         "`return`?", quiet)
-    return _verdict(f"✅ {name} passed ({len(cases)} cases)", quiet, passed=True)
+    plural = "case" if len(cases) == 1 else "cases"
+    return _verdict(f"✅ {name} passed ({len(cases)} {plural})", quiet, passed=True)
 
 
 def _hint(hint, args, expected, got) -> list[str]:

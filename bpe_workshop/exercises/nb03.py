@@ -1,0 +1,94 @@
+"""Checkers for notebook 03 (BPE by hand): count pairs, replace a pair, decompress, spot a mistake.
+
+References are ``bpe_workshop.by_hand`` and ``bpe_workshop.pairs``: a string's characters are its
+symbols, exactly as in ``replace_pairs_by_hand``.
+"""
+
+from __future__ import annotations
+
+from bpe_workshop.by_hand import count_pairs, decompress_by_hand, replace_pairs_by_hand
+from bpe_workshop.exercises.core import CheckResult, check
+from bpe_workshop.pairs import merge
+
+TEXTS = ("", "a", "ab", "aaa", "aaaa", "abab", "aaabdaaabac", "aaabcdaadab", "banana bandana",
+         "ZabdZabac")
+
+# A worked example of "aaabcdaadab" as it might appear in a blog post: one step is wrong.
+# (step, string before, pair claimed most frequent, its claimed count, symbol, string after)
+PUBLISHED_EXAMPLE = (
+    (1, "aaabcdaadab", ("a", "a"), 3, "X", "XabcdXdab"),
+    (2, "XabcdXdab", ("a", "b"), 2, "Y", "XYcdXdY"),
+    (3, "XYcdXdY", ("d", "X"), 2, "Z", "XYcZdY"),
+)
+
+
+def reference_pair_counts(text: str) -> dict[tuple[str, str], int]:
+    return count_pairs(text)
+
+
+def reference_replace_pair(text: str, pair: tuple[str, str], symbol: str) -> str:
+    ids = merge([ord(ch) for ch in text], (ord(pair[0]), ord(pair[1])), ord(symbol))
+    return "".join(chr(i) for i in ids)
+
+
+def reference_decompress(text: str, table: dict[str, str]) -> str:
+    return decompress_by_hand(text, table)
+
+
+def first_wrong_published_step() -> int:
+    """The first step of PUBLISHED_EXAMPLE that differs from ``replace_pairs_by_hand``."""
+    text = PUBLISHED_EXAMPLE[0][1]
+    real = replace_pairs_by_hand(text, symbols="XYZ")
+    for k, (_, before, pair, count, symbol, after) in enumerate(PUBLISHED_EXAMPLE):
+        if k >= len(real):
+            return k + 1  # the real run had already stopped
+        step = real[k]
+        if (step.before, step.pair, step.count, step.symbol, step.after) != (
+                before, pair, count, symbol, after):
+            return k + 1
+    raise AssertionError("the published example was meant to hold a mistake")
+
+
+def check_pair_counts(pair_counts) -> CheckResult:
+    """Exercise: ``pair_counts(text) -> {(left, right): count}``, overlapping pairs included."""
+
+    def hint(args, expected, got):
+        if isinstance(got, dict) and sum(got.values()) < sum(expected.values()):
+            return ("count every position: 'aaa' holds ('a', 'a') twice (positions 0-1 and 1-2). "
+                    "zip(text, text[1:]) walks over all adjacent pairs.")
+        return "keys are (left character, right character) tuples, values how often they occur."
+
+    return check(pair_counts, reference_pair_counts, [(text,) for text in TEXTS], hint=hint)
+
+
+def check_replace_pair(replace_pair) -> CheckResult:
+    """Exercise: ``replace_pair(text, pair, symbol) -> str``, left to right, no overlaps."""
+    inputs = [("", ("a", "a"), "Z"), ("aa", ("a", "a"), "Z"), ("aaa", ("a", "a"), "Z"),
+              ("aaaa", ("a", "a"), "Z"), ("abc", ("x", "y"), "Z"),
+              ("aaabdaaabac", ("a", "a"), "Z"), ("ZabdZabac", ("a", "b"), "Y"),
+              ("ZYdZYac", ("Z", "Y"), "X"), ("aaabcdaadab", ("a", "a"), "X")]
+    return check(replace_pair, reference_replace_pair, inputs,
+                 hint="scan left to right; after a match, skip both characters, so 'aaa' with "
+                      "('a', 'a') gives 'Za'. str.replace does exactly this.")
+
+
+def check_decompress(decompress) -> CheckResult:
+    """Exercise: ``decompress(text, table) -> str``, undoing the replacements."""
+    inputs = [("", {}), ("abc", {}), ("Za", {"Z": "aa"})]
+    for original in ("aaabdaaabac", "aaabcdaadab", "banana bandana"):
+        last = replace_pairs_by_hand(original)[-1]
+        inputs.append((last.after, last.table))
+    return check(decompress, reference_decompress, inputs,
+                 hint="undo the last replacement first: walk the table in reverse order, "
+                      "e.g. reversed(list(table.items())).")
+
+
+def check_first_wrong_step(first_wrong_step) -> CheckResult:
+    """Exercise: the number of the first wrong step of ``PUBLISHED_EXAMPLE`` (an int)."""
+
+    def hint(args, expected, got):
+        return ("compare each step with replace_pairs_by_hand(published_text, symbols='XYZ'): "
+                "the string, the pair, its count and the result.")
+
+    return check(lambda: first_wrong_step, first_wrong_published_step, [()],
+                 name="first_wrong_step", reveal=False, hint=hint)
