@@ -142,12 +142,15 @@ def test_bad_input():
         decompress_by_hand("XdXac", [("Z", "aa")])
 
 
+MANY_SYMBOLS = "ZYXWVUTSRQPONMLKJIHGFEDCBA0123456789!#$%&*+-=?@^~"  # enough for any 40-character text
+
+
 @given(
     st.text(alphabet="abcd", max_size=40),
     st.sampled_from(["smallest", "first_seen"]),
 )
 def test_decompress_round_trip(text, tie_rule):
-    steps = replace_pairs_by_hand(text, tie_rule=tie_rule)
+    steps = replace_pairs_by_hand(text, tie_rule=tie_rule, symbols=MANY_SYMBOLS)
     final = steps[-1].after if steps else text
     table = steps[-1].table if steps else {}
     assert decompress_by_hand(final, table) == text
@@ -156,3 +159,16 @@ def test_decompress_round_trip(text, tie_rule):
         assert len(step.after) < len(step.before)
         assert decompress_by_hand(step.after, step.table) == text
     assert not any(n > 1 for n in count_pairs(final).values())
+
+
+@given(st.text(alphabet="abcd", max_size=40))
+def test_smallest_rule_matches_byte_level_training(text):
+    # the by-hand run and byte-level training make the same choices, fresh symbol k <-> id 256 + k
+    from bpe_workshop.train_naive import learn_merges
+
+    steps = replace_pairs_by_hand(text, symbols=MANY_SYMBOLS)
+    records = learn_merges([text.encode("ascii")], len(MANY_SYMBOLS))
+    as_id = {symbol: 256 + k for k, symbol in enumerate(steps[-1].table)} if steps else {}
+    assert [
+        (tuple(as_id.get(s, ord(s)) for s in step.pair), step.count) for step in steps
+    ] == [(r.pair, r.count) for r in records]
