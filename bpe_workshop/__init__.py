@@ -24,6 +24,7 @@ from bpe_workshop.offline import get_encoding
 from bpe_workshop.pairs import get_stats, merge
 from bpe_workshop.patterns import GPT2_PATTERN, GPT4_PATTERN, WHITESPACE_PATTERN
 from bpe_workshop.records import MergeRecord
+from bpe_workshop.word_level import WordLevelBPE
 
 __all__ = [
     "ByteLevelBPE",
@@ -31,6 +32,7 @@ __all__ = [
     "GPT4_PATTERN",
     "MergeRecord",
     "WHITESPACE_PATTERN",
+    "WordLevelBPE",
     "get_encoding",
     "get_stats",
     "merge",
