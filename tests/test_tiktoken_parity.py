@@ -1,0 +1,123 @@
+"""from_tiktoken: our encoder with GPT-2's and GPT-4's recovered merges gives tiktoken's ids."""
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from bpe_workshop.byte_level import ByteLevelBPE
+from bpe_workshop.corpora import load_multilingual, load_stdlib_code
+from bpe_workshop.offline import get_encoding
+from bpe_workshop.tiktoken_bridge import bpe_parts, recover_merges
+
+NAMES = ["gpt2", "cl100k_base"]
+
+
+@pytest.fixture(scope="module", params=NAMES)
+def pair(request):
+    """(our tokenizer, tiktoken's encoding) for one encoding name."""
+    return ByteLevelBPE.from_tiktoken(request.param), get_encoding(request.param)
+
+
+@pytest.fixture(scope="module")
+def stdlib_slice():
+    return load_stdlib_code(max_bytes=300_000)
+
+
+@pytest.mark.parametrize("name, text, ids", [
+    ("gpt2", "hello world", [31373, 995]),
+    ("gpt2", "Akwirw ier", [33901, 86, 343, 86, 220, 959]),
+    ("cl100k_base", "hello world", [15339, 1917]),
+])
+def test_known_ids(name, text, ids):
+    assert ByteLevelBPE.from_tiktoken(name).encode(text) == ids
+
+
+def test_unknown_word_falls_back_to_pieces():
+    tok = ByteLevelBPE.from_tiktoken("gpt2")
+    assert [tok.decode([i]) for i in tok.encode("someunknownPlace")] == ["some", "unknown", "Place"]
+    assert [tok.decode([i]) for i in tok.encode("Akwirw ier")] == ["Ak", "w", "ir", "w", " ", "ier"]
+
+
+def test_special_tokens_match():
+    gpt2 = ByteLevelBPE.from_tiktoken("gpt2")
+    cl100k = ByteLevelBPE.from_tiktoken("cl100k_base")
+    assert gpt2.special_tokens == {"<|endoftext|>": 50256} and gpt2.vocab_size == 50257
+    assert cl100k.encode("<|endoftext|>hello world", allowed_special="all") == [100257, 15339, 1917]
+    with pytest.raises(ValueError, match="<\\|endoftext\\|>"):
+        cl100k.encode("<|endoftext|>hello world")
+
+
+def test_gpt2_bytes_are_not_in_byte_order():
+    tok = ByteLevelBPE.from_tiktoken("gpt2")
+    assert tok.byte_ids[ord("!")] == 0 and tok.byte_ids[ord(" ")] == 220
+    assert tok.encode(" ") == [220] and tok.decode([220]) == " "
+
+
+def test_vocab_equals_tiktokens_token_bytes(pair):
+    tok, enc = pair
+    for i, token in tok.vocab.items():
+        assert enc.decode_single_token_bytes(i) == token
+    assert len(tok.vocab) == len(enc._mergeable_ranks) + len(enc._special_tokens)
+
+
+def test_pattern_is_the_encodings_own(pair):
+    tok, enc = pair
+    assert tok.pattern == enc._pat_str
+
+
+def test_stdlib_code_slice(pair, stdlib_slice):
+    tok, enc = pair
+    assert len(stdlib_slice.encode("utf-8")) > 250_000
+    ids = tok.encode_ordinary(stdlib_slice)
+    assert ids == enc.encode_ordinary(stdlib_slice)
+    assert tok.decode(ids) == enc.decode(ids) == stdlib_slice
+
+
+def test_multilingual_text_and_emoji(pair):
+    tok, enc = pair
+    text = load_multilingual()
+    assert tok.encode(text) == enc.encode(text)
+
+
+@pytest.mark.parametrize("text", ["\ud800", "a\udc00\ud800b", "a\ud83d\ude00b", "x\udfff y \ud800"])
+def test_lone_surrogates_as_tiktoken(pair, text):
+    tok, enc = pair
+    assert tok.encode(text) == enc.encode(text)
+    assert tok.decode(tok.encode(text)) == enc.decode(enc.encode(text))
+
+
+@given(text=st.text())
+def test_any_text(pair, text):
+    tok, enc = pair
+    assert tok.encode(text, disallowed_special=()) == enc.encode(text, disallowed_special=())
+
+
+@given(text=st.lists(st.sampled_from(list(" \n\t\r'sdmtlvrLa1é你👋!.") + ["<|endoftext|>", "'S", "  "]))
+       .map("".join))
+def test_whitespace_contractions_and_special_tokens(pair, text):
+    tok, enc = pair
+    assert tok.encode(text, allowed_special="all") == enc.encode(text, allowed_special="all")
+    ids = tok.encode(text, disallowed_special=())
+    assert ids == enc.encode(text, disallowed_special=())
+    assert tok.decode(ids) == enc.decode(ids)
+
+
+@given(ids=st.lists(st.integers(0, 50256)))
+def test_decode_any_ids_gpt2(ids):
+    tok, enc = ByteLevelBPE.from_tiktoken("gpt2"), get_encoding("gpt2")
+    assert tok.decode(ids) == enc.decode(ids)
+    assert tok.decode_bytes(ids) == enc.decode_bytes(ids)
+
+
+def test_recovery_on_a_small_made_up_vocabulary():
+    ranks = {bytes([b]): b for b in range(256)}
+    ranks.update({b"ab": 256, b"cd": 257, b"abcd": 258})
+    assert bpe_parts(ranks, b"abcd", 258) == [b"ab", b"cd"]
+    byte_ids, merges = recover_merges(ranks)
+    assert byte_ids == list(range(256))
+    assert merges == {(97, 98): 256, (99, 100): 257, (256, 257): 258}
+
+
+def test_unsupported_encoding_name():
+    with pytest.raises(ValueError, match="from_tiktoken supports"):
+        ByteLevelBPE.from_tiktoken("o200k_base")
