@@ -13,6 +13,7 @@ from bpe_workshop.render.plots import (
     top_pairs_figure,
 )
 from bpe_workshop.render.tables import (
+    encoded_bytes_html,
     merge_table_html,
     message_html,
     pair_counts_html,
@@ -37,6 +38,7 @@ __all__ = [
     "byte_units",
     "chunks_html",
     "compression_figure",
+    "encoded_bytes_html",
     "encoding_lengths",
     "encoding_lengths_figure",
     "figure_to_html",

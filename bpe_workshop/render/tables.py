@@ -18,6 +18,7 @@ __all__ = [
     "token_chip",
     "utf8_rows",
     "utf8_table_html",
+    "encoded_bytes_html",
     "pair_counts_html",
     "merge_table_html",
     "replacement_table_html",
@@ -137,6 +138,39 @@ def utf8_table_html(text: str, max_chars: int = 200, include_css: bool = True) -
     return _wrap("".join(notes) + legend + table, include_css)
 
 
+def encoded_bytes_html(text: str, encodings: Sequence[str] = ("utf-8", "utf-16", "utf-32"),
+                       max_bytes: int = 48, include_css: bool = True) -> str:
+    """The same text as bytes in several codecs: length and the first bytes in hex.
+
+    Zero bytes are highlighted (the waste of UTF-16/32 on ASCII), and the byte order mark that
+    Python's ``"utf-16"``/``"utf-32"`` codecs put first is named.
+
+    >>> out = encoded_bytes_html("hi")
+    >>> '<span class="bpe-prefix">ff</span>' in out, "byte order mark" in out, ">12<" in out
+    (True, True, True)
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"text must be a str, got {type(text).__name__}")
+    boms = {"utf-16": 2, "utf-32": 4}
+    rows = []
+    for name in encodings:
+        data = text.encode(name, errors="surrogatepass")
+        shown = data[:max_bytes]
+        cells = []
+        for i, b in enumerate(shown):
+            css = ' class="bpe-prefix"' if (i < boms.get(name, 0)) else (
+                ' style="opacity:0.55"' if b == 0 else "")
+            cells.append(f"<span{css}>{b:02x}</span>")
+        more = f" … (+{len(data) - len(shown):,})" if len(data) > len(shown) else ""
+        bom = f"{boms[name]}-byte byte order mark first" if name in boms and data else ""
+        rows.append(f'<tr><td class="bpe-mono">{html.escape(name)}</td>'
+                    f'<td class="bpe-num">{len(data):,}</td>'
+                    f'<td class="bpe-bits">{" ".join(cells)}{more}</td><td>{bom}</td></tr>')
+    head = "<tr><th>codec</th><th>bytes</th><th>the bytes (hex)</th><th>note</th></tr>"
+    legend = ('<div class="bpe-legend">Highlighted: the byte order mark; faded: zero bytes.</div>')
+    return _wrap(f'<table class="bpe-table">{head}{"".join(rows)}</table>{legend}', include_css)
+
+
 # ----- pairs and merges ------------------------------------------------------------------
 
 def _symbol_label(symbol, vocab: Mapping[int, bytes] | None) -> bytes | str:
@@ -183,7 +217,8 @@ def pair_counts_html(
     """
     highlight = set(highlight)
     items = list(counts.items())
-    if items and all(isinstance(s, int) for s in items[0][0]):
+    of_ids = bool(items) and all(isinstance(s, int) for s in items[0][0])
+    if of_ids:
         items.sort(key=pair_order)
     else:
         items.sort(key=lambda item: -item[1])  # stable: first seen first among equal counts
@@ -196,12 +231,14 @@ def pair_counts_html(
     for rank, (pair, n) in enumerate(shown, 1):
         width = max(1, round(160 * n / biggest))
         mark = ' class="bpe-current"' if pair in highlight else ""
+        ids = f'<td class="bpe-mono">{_id_text(pair)}</td>' if of_ids else ""
         rows.append(
             f'<tr{mark}><td class="bpe-num">{rank}</td><td>{_pair_cells(pair, vocab)}</td>'
-            f'<td class="bpe-mono">{_id_text(pair)}</td><td class="bpe-num">{n:,}</td>'
+            f'{ids}<td class="bpe-num">{n:,}</td>'
             f'<td><span class="bpe-bar" style="width:{width}px"></span></td></tr>')
     caption = f"<caption>{html.escape(title)}</caption>" if title else ""
-    head = "<tr><th>#</th><th>pair</th><th>ids</th><th>count</th><th></th></tr>"
+    head = ("<tr><th>#</th><th>pair</th>" + ("<th>ids</th>" if of_ids else "")
+            + "<th>count</th><th></th></tr>")
     more = (f'<div class="bpe-note">Top {len(shown)} of {len(items):,} distinct pairs.</div>'
             if len(items) > len(shown) else "")
     return _wrap(f'<table class="bpe-table">{caption}{head}{"".join(rows)}</table>{more}',

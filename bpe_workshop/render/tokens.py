@@ -170,8 +170,8 @@ def _hex_html(data: bytes) -> str:
     return '<span class="bpe-hex">&lt;' + " ".join(f"{b:02x}" for b in data) + "&gt;</span>"
 
 
-def _token_title(token: bytes, token_id: int | None, index: int) -> str:
-    lines = [f"token {index}"]
+def _token_title(token: bytes, token_id: int | None, index: int, unit: str = "token") -> str:
+    lines = [f"{unit} {index}"]
     if token_id is not None:
         lines.append(f"id {token_id}")
     lines.append(f"bytes {token!r}")
@@ -298,7 +298,7 @@ def tokens_html(
                 body += f'<span class="bpe-id">{int(shown_ids[k])}</span>'
             spans.append(
                 f'<span class="{classes}" style="background:{color}"{id_attr} '
-                f'title="{_token_title(shown[k], shown_ids[k], k)}">{body}</span>'
+                f'title="{_token_title(shown[k], shown_ids[k], k, unit)}">{body}</span>'
             )
             newlines += shown[k].count(b"\n")
         if stop - first > 1:
@@ -311,7 +311,7 @@ def tokens_html(
             ]
             label = "".join(visible_text(c) for c in split_chars)
             title = html.escape(
-                f"tokens {first}–{stop - 1} together are the bytes {group_bytes.hex(' ')}"
+                f"{unit}s {first}–{stop - 1} together are the bytes {group_bytes.hex(' ')}"
                 + (f", which make {label!r}" if label else ""), quote=True)
             label_html = (f'<span class="bpe-group-char">= {html.escape(label)}</span>'
                           if label else "")

@@ -1,0 +1,140 @@
+"""Wikipedia stepper: Gage's pair replacement on a short string, one replacement per step.
+
+Lineage: the ``aaabdaaabac`` example of Wikipedia's Byte pair encoding page (Gage, 1994). The
+steps come from ``bpe_workshop.by_hand.replace_pairs_by_hand``; this widget only shows them: the
+string at each step, the pair counts (the pair about to be replaced and its ties marked) and the
+replacement table. Left out: editing the table by hand, and long texts (see the merge stepper).
+"""
+from __future__ import annotations
+
+import html
+
+import ipywidgets as widgets
+
+from bpe_workshop.by_hand import count_pairs, replace_pairs_by_hand
+from bpe_workshop.render.tables import (message_html, pair_counts_html, replacement_table_html,
+                                        token_chip)
+from bpe_workshop.render.tokens import TOKENS_CSS, visible_text
+from bpe_workshop.widgets._common import WidgetView, shows_errors
+
+MAX_LENGTH = 300  # characters; the by-hand view is for strings that fit on a slide
+TIE_RULE_OPTIONS = [("smallest pair (this series)", "smallest"), ("first seen", "first_seen")]
+
+
+class WikipediaStepper(WidgetView):
+    """Text box, tie rule, step slider and back/next buttons; the string, counts and table.
+
+    Accessors: ``text`` (Text), ``tie_rule`` (ToggleButtons), ``slider`` (IntSlider),
+    ``back_button``/``next_button`` (Button), ``output`` (HTML), ``value``, ``steps`` (the
+    ``HandStep`` list), ``current`` (the string at the slider's step).
+    """
+
+    def __init__(self, text: str = "aaabdaaabac", tie_rule: str = "smallest"):
+        self.steps = []  # HandStep per replacement, from by_hand
+        self.text = widgets.Text(value=text, description="string",
+                                 layout=widgets.Layout(width="60%"))
+        self.tie_rule = widgets.ToggleButtons(options=TIE_RULE_OPTIONS, value=tie_rule,
+                                              description="ties")
+        self.slider = widgets.IntSlider(value=0, min=0, max=0, description="step")
+        self.back_button = widgets.Button(description="◀ back", layout=widgets.Layout(width="90px"))
+        self.next_button = widgets.Button(description="next ▶", layout=widgets.Layout(width="90px"))
+        self.output = widgets.HTML()
+        self.widget = widgets.VBox([
+            widgets.HBox([self.text]), self.tie_rule,
+            widgets.HBox([self.back_button, self.slider, self.next_button]), self.output])
+        self.back_button.on_click(lambda button: self._move(-1))
+        self.next_button.on_click(lambda button: self._move(+1))
+        self.text.observe(lambda change: self.recompute(), names="value")
+        self.tie_rule.observe(lambda change: self.recompute(), names="value")
+        self.slider.observe(lambda change: self.render(), names="value")
+        self.recompute()
+
+    @property
+    def value(self) -> str:
+        return self.output.value
+
+    @property
+    def current(self) -> str:
+        k = self.slider.value
+        return self.steps[k - 1].after if k else self.text.value
+
+    def _move(self, delta: int) -> None:
+        self.slider.value = min(self.slider.max, max(0, self.slider.value + delta))
+
+    @shows_errors("output")
+    def recompute(self) -> None:
+        """Run the replacements again for the current text and tie rule; go to step 0."""
+        text = self.text.value
+        self.steps = []
+        if len(text) <= MAX_LENGTH:
+            self.steps = replace_pairs_by_hand(text, tie_rule=self.tie_rule.value)
+        with self.slider.hold_trait_notifications():
+            self.slider.value = 0
+            self.slider.max = len(self.steps)
+        self.render()
+
+    @shows_errors("output")
+    def render(self) -> None:
+        text, k, steps = self.text.value, self.slider.value, self.steps
+        if not text:
+            self.output.value = message_html("The string is empty: type one, e.g. aaabdaaabac.")
+            return
+        if len(text) > MAX_LENGTH:
+            self.output.value = message_html(
+                f"This stepper is for short strings (at most {MAX_LENGTH} characters; this one "
+                f"has {len(text):,}). Use the merge stepper for real text.")
+            return
+        current = self.current
+        table = steps[k - 1].table if k else {}
+        parts = [f'<div class="bpe-view">{TOKENS_CSS}']
+        # the string, one box per symbol; fresh symbols stand out
+        chips = "".join(token_chip(ch, 5 if ch in table else 2, title=(
+            f"{ch} = {table[ch]}" if ch in table else f"{ch!r}")) for ch in current)
+        alphabet = len(set(text)) + k
+        parts.append(f'<div style="font-size:22px;margin:6px 0">{chips}</div>')
+        parts.append(f'<div class="bpe-summary">step {k} of {len(steps)} · {len(current)} symbols '
+                     f'(started with {len(text)}) · alphabet of {alphabet} symbols</div>')
+        if k:
+            last = steps[k - 1]
+            parts.append(f'<div>Replaced {token_chip("".join(last.pair), 1)} '
+                         f'({last.count} times counted) by {token_chip(last.symbol, 5)}: '
+                         f'<span class="bpe-mono">{html.escape(visible_text(last.before))} → '
+                         f'{html.escape(visible_text(last.after))}</span></div>')
+        if k < len(steps):
+            nxt = steps[k]
+            tie = ""
+            if len(nxt.ties) > 1:
+                others = ", ".join("".join(p) for p in nxt.ties if p != nxt.pair)
+                rule = "smallest pair" if self.tie_rule.value == "smallest" else "first seen"
+                tie = (f" It is tied with {html.escape(others)} at {nxt.count}; the "
+                       f"“{rule}” rule picks {html.escape(''.join(nxt.pair))}.")
+            parts.append(f'<div>Next: replace <b>{html.escape("".join(nxt.pair))}</b> '
+                         f"(count {nxt.count}) by <b>{nxt.symbol}</b>.{tie}</div>")
+            counts = nxt.pair_counts
+            parts.append(pair_counts_html(counts, top=12, highlight=nxt.ties,
+                                          title="pair counts now", include_css=False))
+        else:
+            counts = count_pairs(current)
+            if not steps:
+                done = "No pair occurs more than once in this string: nothing to replace."
+            else:
+                undo = ", ".join(f"{s}→{p}" for s, p in reversed(list(table.items())))
+                done = (f"Done: no pair occurs more than once. {len(text)} symbols became "
+                        f"{len(current)}. To decompress, replace back in reverse order: {undo}.")
+            parts.append(message_html(done, include_css=False))
+            if counts:
+                parts.append(pair_counts_html(counts, top=12, title="pair counts now",
+                                              include_css=False))
+        parts.append('<div style="font-weight:bold;margin-top:6px">replacement table</div>')
+        parts.append(replacement_table_html(table, highlight=steps[k - 1].symbol if k else None,
+                                            include_css=False))
+        parts.append("</div>")
+        self.output.value = "".join(parts)
+
+
+def wikipedia_stepper(text: str = "aaabdaaabac", tie_rule: str = "smallest") -> WikipediaStepper:
+    """Step through Gage's pair replacement on ``text`` (fresh symbols Z, Y, X, ...).
+
+    ``tie_rule`` is ``"smallest"`` (the series' rule; Wikipedia's run) or ``"first_seen"``.
+    """
+    return WikipediaStepper(text, tie_rule)
