@@ -60,6 +60,28 @@ def _utf8(text: str) -> bytes:
         return replace_lone_surrogates(text).encode("utf-8")
 
 
+def _check_special_tokens(special_tokens: object, first_free_id: int) -> None:
+    """Special tokens must be ``{text: id}`` with ids of their own, from ``first_free_id`` up."""
+    if not isinstance(special_tokens, dict):
+        raise TypeError(f"special_tokens must be a dict from token text to id, e.g. "
+                        f"{{'<|endoftext|>': {first_free_id}}}, got {type(special_tokens).__name__}")
+    owner = {}  # id -> special token text
+    for text, i in special_tokens.items():
+        if not isinstance(text, str) or not text:
+            raise TypeError(f"special token texts must be non-empty str, got {text!r}")
+        if isinstance(i, bool) or not isinstance(i, int):
+            raise TypeError(f"the id of special token {text!r} must be an int, got {i!r}")
+        if i < first_free_id:
+            raise ValueError(
+                f"special token {text!r} has id {i}, which collides with the byte and merge ids "
+                f"0..{first_free_id - 1}; give it an id of its own, e.g. {{{text!r}: {first_free_id}}}"
+            )
+        if i in owner:
+            raise ValueError(f"special tokens {owner[i]!r} and {text!r} both have id {i}; "
+                             f"give each one its own id")
+        owner[i] = text
+
+
 def _special_regex(tokens: Iterable[str]) -> regex.Pattern:
     # longest first, so that a special token that contains another one wins
     return regex.compile("|".join(regex.escape(t) for t in sorted(tokens, key=len, reverse=True)))
@@ -102,7 +124,6 @@ class ByteLevelBPE:
         self.special_tokens = {}  # special token text -> id
         self._register_special_tokens(special_tokens or {})
         self._cache = {}  # chunk text -> ids
-        self._bytes_to_id = {b: i for i, b in self.vocab.items() if i not in self.inverse_special}
 
     # ----- construction -------------------------------------------------------------------
 
@@ -152,6 +173,8 @@ class ByteLevelBPE:
             raise ValueError(f"algorithm must be 'fast' or 'naive', got {algorithm!r}")
         if pattern is not None:
             compile_pattern(pattern)
+        if special_tokens is not None:
+            _check_special_tokens(special_tokens, first_free_id=vocab_size)
         # the pieces between special tokens, each split by the pattern, as UTF-8 bytes
         pieces = _special_regex(special_tokens).split(text) if special_tokens else [text]
         chunks = [_utf8(chunk) for piece in pieces for chunk in split_text(piece, pattern)]
@@ -208,29 +231,17 @@ class ByteLevelBPE:
         return vocab
 
     def _register_special_tokens(self, special_tokens: dict[str, int]) -> None:
+        _check_special_tokens(special_tokens, first_free_id=max(self.vocab) + 1)
         for text, i in special_tokens.items():
-            if not isinstance(text, str) or not text:
-                raise TypeError(f"special token names must be non-empty str, got {text!r}")
-            if isinstance(i, bool) or not isinstance(i, int) or i < 0:
-                raise TypeError(f"the id of special token {text!r} must be an int >= 0, got {i!r}")
-            if i in self.vocab:
-                owner = (f"special token {self.inverse_special[i]!r}" if i in self.inverse_special
-                         else "a byte or merge token")
-                raise ValueError(
-                    f"special token {text!r} has id {i}, which is already taken by {owner} "
-                    f"(ids 0..{255 + len(self.merges)} are bytes and merges); "
-                    f"give it an id >= {self.next_free_id}, e.g. {{{text!r}: {self.next_free_id}}}"
-                )
             self.special_tokens[text] = i
             self.vocab[i] = text.encode("utf-8")
-        self._special_pattern = _special_regex(self.special_tokens) if self.special_tokens else None
 
     # ----- views ------------------------------------------------------------------------
 
     @property
     def inverse_special(self) -> dict[int, str]:
         """id -> special token text."""
-        return {i: text for text, i in getattr(self, "special_tokens", {}).items()}
+        return {i: text for text, i in self.special_tokens.items()}
 
     @property
     def next_free_id(self) -> int:
