@@ -257,7 +257,13 @@ class LabServer:
         return json.loads(payload) if payload else None
 
     def lab_url(self, notebook_name: str) -> str:
-        return f"{self.base_url}/lab/tree/{notebook_name}?token={self.token}"
+        """URL opening one notebook in a workspace of its own.
+
+        A named, fresh workspace per call: the default workspace would reopen
+        every notebook an earlier test left open, as background tabs.
+        """
+        workspace = "t" + secrets.token_hex(6)
+        return f"{self.base_url}/lab/workspaces/{workspace}/tree/{notebook_name}?token={self.token}"
 
     def log_tail(self, lines: int = 40) -> str:
         try:
@@ -330,7 +336,7 @@ def wait_for_kernel_idle(page, timeout: int = KERNEL_IDLE_TIMEOUT) -> None:
 def open_notebook(page, lab: LabServer, name: str) -> None:
     """Load ``/lab/tree/<name>`` and wait for its cells and an idle kernel."""
     page.goto(lab.lab_url(name), wait_until="domcontentloaded")
-    page.locator(".jp-NotebookPanel .jp-Notebook .jp-Cell").first.wait_for(timeout=KERNEL_IDLE_TIMEOUT)
+    page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook .jp-Cell").first.wait_for(timeout=KERNEL_IDLE_TIMEOUT)
     wait_for_kernel_idle(page)
 
 

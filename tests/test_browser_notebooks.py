@@ -146,3 +146,68 @@ def test_browser_scratch_widgets_render_and_react(lab, page, tmp_path):
     expect(playground.locator(".scratch-token")).to_have_count(5)
     screenshot(page, tmp_path / "scratch-after.png")
     assert widget_problems(page) == []
+
+
+# -- the workshop notebooks ------------------------------------------------
+
+PLAYGROUND_NOTEBOOK = "00_why_tokenization.ipynb"
+STEPPER_NOTEBOOK = "04_byte_level_bpe.ipynb"
+NEW_TEXT = "Byte pair encoding merges the most frequent pair, again and again: 3221 + 2334 = 5555 🙂"
+
+
+def tokens_text(output) -> str:
+    """The coloured tokens as the page shows them (whitespace markers included)."""
+    return " ".join(output.locator(".bpe-tokens").all_inner_texts())
+
+
+def test_browser_token_playground(lab, page, tmp_path):
+    run_in_lab(page, lab, PLAYGROUND_NOTEBOOK)
+
+    playground = output_with(page, ".widget-textarea", ".bpe-tok")
+    expect(playground, "notebook 00 shows no token playground (text area + coloured tokens)").to_have_count(1)
+    assert widget_problems(page) == []
+    playground.scroll_into_view_if_needed()
+    screenshot(page, tmp_path / "playground-before.png")
+    tokens_before = playground.locator(".bpe-tok").count()
+    text_before = tokens_text(playground)
+
+    area = playground.locator("textarea").first
+    area.fill(NEW_TEXT)
+    area.blur()  # a text area with continuous_update=False syncs on change
+
+    expect(playground.locator(".bpe-tokens").first).to_contain_text("frequent")
+    assert playground.locator(".bpe-tok").count() != tokens_before
+    assert tokens_text(playground) != text_before
+    screenshot(page, tmp_path / "playground-after.png")
+    screenshot(playground, tmp_path / "playground-widget.png")
+    assert widget_problems(page) == []
+
+
+def test_browser_merge_stepper(lab, page, tmp_path):
+    run_in_lab(page, lab, STEPPER_NOTEBOOK)
+
+    stepper = output_with(page, ".widget-slider", ".bpe-tok")
+    expect(stepper, "notebook 04 shows no merge stepper (slider + coloured tokens)").to_have_count(1)
+    assert widget_problems(page) == []
+    stepper.scroll_into_view_if_needed()
+    screenshot(page, tmp_path / "stepper-before.png")
+    first_tokens = stepper.locator(".bpe-tokens").first
+    tokens_before = first_tokens.inner_text()
+    summary_before = stepper.inner_text()
+
+    handle = stepper.locator(".widget-slider .noUi-handle").first
+    step = int(handle.get_attribute("aria-valuenow").split(".")[0])
+    top = int(handle.get_attribute("aria-valuemax").split(".")[0])
+    handle.focus()
+    key, moves = ("ArrowRight", min(5, top - step)) if step < top else ("ArrowLeft", min(5, step))
+    assert moves > 0, "the merge stepper's slider has a single position"
+    for _ in range(moves):
+        handle.press(key)
+    new_step = step + moves if key == "ArrowRight" else step - moves
+    expect(stepper.locator(".widget-readout").first).to_have_text(str(new_step))
+
+    expect(first_tokens).not_to_have_text(tokens_before)
+    assert stepper.inner_text() != summary_before
+    screenshot(page, tmp_path / "stepper-after.png")
+    screenshot(stepper, tmp_path / "stepper-widget.png")
+    assert widget_problems(page) == []
