@@ -12,8 +12,9 @@ occurrence and ``(x, c)``, ``(c, y)`` gain one. Nothing else moves. This module 
 2. **a doubly linked list over positions.** The distinct chunks are laid end to end, one
    slot per byte; ``nxt``/``prv`` link each live slot to its neighbours inside its chunk,
    so a merge rewrites one slot and unlinks the other, in constant time.
-3. **an index from each pair to the positions where it starts**, so a merge visits exactly its
+3. **an index from each pair to the positions where it starts**, so a merge visits only its
    occurrences: its cost is proportional to how often the pair occurs, not to the text size.
+   Positions are only ever appended; one that no longer holds the pair is skipped when met.
 4. **a max-heap of pairs** keyed by ``(-count, pair)``, so the smallest key is THE tie rule of
    ``pairs.best_pair`` (highest count, then smallest pair). Entries are checked lazily when
    they reach the top.
@@ -81,7 +82,6 @@ def learn_merges(
     nxt = []  # position -> next live position in the same chunk (-1 at the chunk's end)
     prv = []  # position -> previous live position in the same chunk (-1 at its start)
     weight = []  # position -> frequency of the chunk it belongs to
-    counts = defaultdict(int)  # (left id, right id) -> occurrences, weighted by frequency
     where = defaultdict(list)  # (left id, right id) -> positions where it may start
     for chunk, freq in chunk_counts.items():
         start, end = len(sym), len(sym) + len(chunk)
@@ -93,10 +93,13 @@ def learn_merges(
         prv.append(-1)
         prv.extend(range(start, end - 1))
         weight.extend([freq] * len(chunk))
-        # count the chunk's pairs once, weighted by how often the chunk occurs
+        # note where each of the chunk's pairs starts
         for pos, pair in enumerate(zip(chunk, chunk[1:]), start):
-            counts[pair] += freq
             where[pair].append(pos)
+    # a pair's count: one per position, weighted by how often that position's chunk occurs
+    counts = defaultdict(int)  # (left id, right id) -> occurrences, as get_stats counts them
+    for pair, positions in where.items():
+        counts[pair] = sum(map(weight.__getitem__, positions))
     del chunk_counts
 
     # heap entries: (-count, pair); only pairs occurring at least twice can ever be merged
