@@ -414,6 +414,11 @@ class ByteLevelBPE:
         [b'aaab', b'd']
         """
         vocab = self.vocab
+        if isinstance(ids, (int, str, bytes)) or not isinstance(ids, Iterable):
+            example = f"[{ids}]" if isinstance(ids, int) else "[104, 105]"
+            raise TypeError(f"ids must be a list of ints, got {type(ids).__name__}; "
+                            f"pass e.g. {example}")
+        ids = list(ids)
         try:
             return [vocab[i] for i in ids]
         except (KeyError, TypeError):
