@@ -104,10 +104,11 @@ class _Lines:
     def __init__(self, path: Path, lines: list[str]):
         self.path, self.lines, self.number = path, lines, 0
 
-    def error(self, message: str, number: int | None = None) -> ValueError:
+    def error(self, message: str, number: int | None = None,
+              fix: str = "this is not a valid model file written by ByteLevelBPE.save "
+                         "(save the tokenizer again)") -> ValueError:
         where = f"{self.path}, line {self.number if number is None else number}"
-        return ValueError(f"{where}: {message}; this is not a valid model file written by "
-                          f"ByteLevelBPE.save (save the tokenizer again)")
+        return ValueError(f"{where}: {message}; {fix}")
 
     def next(self, what: str) -> str:
         if self.number >= len(self.lines):
@@ -166,7 +167,9 @@ def load(path: str | Path) -> ByteLevelBPE:
         raise lines.error(f"expected the header {HEADER!r}, got {header[:60]!r}")
     if header != HEADER:
         raise lines.error(f"this file is format {header!r}, but this version of bpe_workshop "
-                          f"reads only {HEADER!r}")
+                          f"reads only {HEADER!r}",
+                          fix="load it with the bpe_workshop version that wrote it, or train "
+                              "and save the tokenizer again")
     # split pattern
     rest = lines.keyword("pattern")
     pattern = None if rest == "none" else lines.string(rest)
