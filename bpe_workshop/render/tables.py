@@ -314,26 +314,34 @@ def replacement_table_html(table: Mapping[str, str], *, highlight: str | None = 
 
 
 def word_table_html(rows: Iterable, *, max_rows: int = 30, merged: str | None = None,
-                    include_css: bool = True) -> str:
+                    changed: Iterable[str] = (), include_css: bool = True) -> str:
     """Word-level BPE's table: word, frequency, current split into symbols.
 
-    ``rows`` holds ``(word, frequency, symbols)`` triples (or objects with those attributes),
-    ``symbols`` the word's current split, e.g. ``["lo", "w", "</w>"]``. Rows are shown in the
-    order given. Symbols equal to ``merged`` (the token just made) are highlighted.
+    ``rows`` holds ``(word, frequency, symbols)`` triples (``WordLevelBPE.word_table_at(step)``),
+    ``symbols`` the word's current split, e.g. ``["lo", "w", "</w>"]``; rows are shown in the
+    order given. Rows of words in ``changed`` (split changed by the last merge) are highlighted,
+    and symbols equal to ``merged`` (the symbol just made) are drawn in bold.
 
-    >>> out = word_table_html([("low", 5, ["lo", "w", "</w>"])], merged="lo")
-    >>> out.count('class="bpe-tok"'), 'class="bpe-current"' in out
-    (3, True)
+    >>> out = word_table_html([("low", 5, ["lo", "w", "</w>"])], merged="lo", changed=["low"])
+    >>> out.count('class="bpe-tok"'), 'class="bpe-current"' in out, "<b>lo</b>" in out
+    (3, True, True)
     """
     rows = [_word_row(row) for row in rows]
     if not rows:
         return message_html("No words: the text is empty.", include_css)
+    changed = set(changed)
     body = []
     for word, freq, symbols in rows[:max_rows]:
-        chips = " ".join(token_chip(s, i) for i, s in enumerate(symbols))
-        mark = ' class="bpe-current"' if merged is not None and merged in symbols else ""
+        chips = []
+        for i, symbol in enumerate(symbols):
+            chip = token_chip(symbol, i)
+            if symbol == merged:
+                chip = chip.replace(f">{html.escape(visible_text(symbol))}</span>",
+                                    f"><b>{html.escape(visible_text(symbol))}</b></span>")
+            chips.append(chip)
+        mark = ' class="bpe-current"' if word in changed else ""
         body.append(f'<tr{mark}><td>{html.escape(visible_text(word))}</td>'
-                    f'<td class="bpe-num">{freq:,}</td><td>{chips}</td>'
+                    f'<td class="bpe-num">{freq:,}</td><td>{" ".join(chips)}</td>'
                     f'<td class="bpe-num">{len(symbols)}</td></tr>')
     head = "<tr><th>word</th><th>frequency</th><th>current split</th><th>symbols</th></tr>"
     more = (f'<div class="bpe-note">Showing {max_rows} of {len(rows):,} distinct words.</div>'
