@@ -43,6 +43,9 @@ EXERCISES = [
     ("04_byte_level_bpe", "nb04", "check_encode", "my_encode"),
     ("04_byte_level_bpe", "nb04", "check_build_vocab", "my_build_vocab"),
     ("04_byte_level_bpe", "nb04", "check_encode_chunks", "my_encode_chunks"),
+    ("05_word_level_bpe", "nb05", "check_merge_vocab", "my_merge_vocab"),
+    ("05_word_level_bpe", "nb05", "check_word_table", "my_word_table"),
+    ("05_word_level_bpe", "nb05", "check_apply_merges", "my_apply_merges"),
 ]
 IDS = [f"{stem[:2]}-{func}" for stem, _, _, func in EXERCISES]
 
@@ -120,6 +123,25 @@ def encode_chunks_without_splitting(text, merges, pattern):
     return _encode_in_training_order(text, merges)
 
 
+def merge_vocab_with_str_replace(pair, vocab):
+    return {word.replace(" ".join(pair), "".join(pair)): n for word, n in vocab.items()}
+
+
+def word_table_split_on_single_spaces(text):
+    from collections import Counter
+
+    return {" ".join([*word, "</w>"]): n for word, n in Counter(text.split(" ")).items()}
+
+
+def apply_merges_without_end_of_word(word, merges):
+    from bpe_workshop import merge
+
+    symbols = list(word)
+    for left, right in merges:
+        symbols = merge(symbols, (left, right), left + right)
+    return symbols
+
+
 WRONG = [
     ("nb04", "check_get_stats", get_stats_without_overlaps, "[97, 97, 97]", "overlapping"),
     ("nb04", "check_merge", merge_dropping_the_last_id, "([1], (1, 2), 256)", "last id"),
@@ -127,6 +149,11 @@ WRONG = [
     ("nb04", "check_encode", encode_leftmost_first, "('abc', {(98, 99): 256", "smallest rank"),
     ("nb04", "check_build_vocab", vocab_of_merges_only, "vocab_of_merges_only({})", "first difference at id 0"),
     ("nb04", "check_encode_chunks", encode_chunks_without_splitting, "('aa aa',", "chunk boundary"),
+    ("nb05", "check_merge_vocab", merge_vocab_with_str_replace, "{'e st </w>': 1}", "whole symbols"),
+    ("nb05", "check_word_table", word_table_split_on_single_spaces, "split_on_single_spaces('')",
+     "text.split()"),
+    ("nb05", "check_apply_merges", apply_merges_without_end_of_word, "end_of_word('a', [])",
+     "+ ['</w>']"),
 ]
 
 
