@@ -23,10 +23,11 @@ MAX_IDS_SHOWN = 300  # ids listed under the tokens; the coloured view has its ow
 
 def _encode(encoder, text: str, allowed_special) -> tuple[list[int], list[bytes]]:
     """ids and one bytes per id, from a tiktoken Encoding or a ByteLevelBPE."""
-    ids = list(encoder.encode(text, allowed_special=allowed_special))
     if hasattr(encoder, "decode_single_token_bytes"):  # tiktoken.Encoding
+        ids = list(encoder.encode(text, allowed_special=allowed_special))
         return ids, [encoder.decode_single_token_bytes(i) for i in ids]
     if hasattr(encoder, "token_bytes"):  # ByteLevelBPE
+        ids = list(encoder.encode(text, allowed_special=allowed_special))
         return ids, encoder.token_bytes(ids)
     raise TypeError(
         f"cannot show tokens of a {type(encoder).__name__}: pass a ByteLevelBPE or a tiktoken "

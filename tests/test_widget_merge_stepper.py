@@ -1,0 +1,82 @@
+"""Merge stepper: precomputed steps agree with encoding under the first merges."""
+import re
+
+import pytest
+
+from bpe_workshop.byte_level import ByteLevelBPE
+from bpe_workshop.patterns import GPT4_PATTERN
+from bpe_workshop.widgets import merge_stepper
+
+PASSAGE = ("The quick brown fox jumps over the lazy dog. The dog sleeps; the fox runs. "
+           "Then the fox and the dog rest together in the sun. ") * 6 + "你好,世界! 👋"
+
+
+@pytest.fixture(scope="module")
+def stepper():
+    return merge_stepper(PASSAGE, vocab_size=300, pattern="gpt4")
+
+
+def test_widget_merge_stepper_steps_equal_encoding_with_the_first_merges(stepper):
+    tok = stepper.tokenizer
+    assert tok.pattern == GPT4_PATTERN and stepper.num_steps == 44
+    for step in (0, 1, 7, 20, 44):
+        first = dict(list(tok.merges.items())[:step])
+        expected = ByteLevelBPE(first, tok.pattern).encode_ordinary(PASSAGE)
+        assert [i for ids in stepper.ids_at(step) for i in ids] == expected
+
+
+def test_widget_merge_stepper_slider_changes_tokens_and_merge_shown(stepper):
+    stepper.slider.value = 0
+    assert "No merges yet" in stepper.info.value
+    assert "vocabulary <b>256</b> tokens" in stepper.info.value
+    n_bytes = len(PASSAGE.encode())
+    assert f"<b>{n_bytes:,}</b> tokens for {n_bytes:,} bytes" in stepper.info.value
+    before = stepper.tokens.value
+    stepper.slider.value = 1
+    record = stepper.tokenizer.records[0]
+    assert f"Merge 1:" in stepper.info.value
+    assert f"counted {record.count:,} times in training" in stepper.info.value
+    assert "vocabulary <b>257</b> tokens" in stepper.info.value
+    assert stepper.tokens.value != before
+    assert f'data-id="{record.new_id}"' in stepper.tokens.value
+
+
+def test_widget_merge_stepper_pair_counts_highlight_the_next_merge(stepper):
+    stepper.slider.value = 5
+    counts = stepper.pair_counts_at(5)
+    nxt = stepper.tokenizer.records[5]
+    assert counts[nxt.pair] == nxt.count  # trained on this passage: counts agree
+    assert f"({nxt.pair[0]}, {nxt.pair[1]})" in stepper.pairs.value
+    assert 'class="bpe-current"' in stepper.pairs.value
+
+
+def test_widget_merge_stepper_last_step_and_play_range(stepper):
+    assert stepper.play.max == stepper.slider.max == 44
+    stepper.slider.value = 44
+    assert "all 44 merges are applied" in stepper.info.value
+
+
+def test_widget_merge_stepper_long_passage_shows_a_window():
+    long_text = "tokens are fun to watch. " * 400
+    stepper = merge_stepper(long_text, vocab_size=270, window_bytes=500)
+    shown = re.search(r"Showing the first (\d+) of 10,000 bytes", stepper.tokens.value)
+    assert shown and 500 <= int(shown.group(1)) < 520  # whole chunks, from byte 500 on
+
+
+def test_widget_merge_stepper_uses_a_given_tokenizer():
+    tok = ByteLevelBPE.train("aaabdaaabac", vocab_size=259)
+    stepper = merge_stepper("aaabdaaabac", tokenizer=tok)
+    stepper.slider.value = 3
+    assert stepper.ids_at(3) == [[258, 100, 258, 97, 99]]
+    assert "<b>5</b> tokens for 11 bytes" in stepper.info.value
+
+
+@pytest.mark.parametrize("text, vocab_size, message", [
+    ("", 300, "The passage is empty"),
+    ("hello", 100, "vocab_size must be at least 256"),
+    ("hello hello", 256, "no merges"),
+    ("abcdefg", 300, "training stopped after 0 of 44 merges"),
+])
+def test_widget_merge_stepper_edge_cases_are_messages(text, vocab_size, message):
+    stepper = merge_stepper(text, vocab_size=vocab_size)
+    assert message in stepper.value

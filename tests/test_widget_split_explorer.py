@@ -1,0 +1,49 @@
+"""Split explorer: pattern dropdown, custom regex, clear messages."""
+from bpe_workshop.patterns import GPT4_PATTERN
+from bpe_workshop.widgets import split_explorer
+from bpe_workshop.widgets.split_explorer import CUSTOM
+
+
+def test_widget_split_explorer_gpt2_default():
+    explorer = split_explorer("Any text that you want to be split.")
+    assert explorer.chunks == ["Any", " text", " that", " you", " want", " to", " be", " split", "."]
+    assert "9 chunks" in explorer.value
+    assert "⋅</span>text" in explorer.value  # leading spaces are visible
+
+
+def test_widget_split_explorer_dropdown_changes_the_chunks():
+    explorer = split_explorer("x 3221 y")
+    assert " 3221" in explorer.chunks
+    explorer.dropdown.value = GPT4_PATTERN
+    assert "322" in explorer.chunks and "1" in explorer.chunks  # digits in groups of 1-3
+    explorer.dropdown.value = dict(explorer.dropdown.options)["whitespace"]
+    assert explorer.chunks == ["x", " ", "3221", " ", "y"]
+
+
+def test_widget_split_explorer_custom_regex_and_invalid_regex():
+    explorer = split_explorer("abc 123", pattern=r"\d+|\w+|\s")
+    assert explorer.dropdown.value == CUSTOM
+    assert explorer.chunks == ["abc", " ", "123"]
+    explorer.custom.value = "("
+    assert "Invalid regular expression" in explorer.value
+    assert explorer.chunks == []
+    explorer.custom.value = ""
+    assert "Type a regular expression" in explorer.value
+
+
+def test_widget_split_explorer_pattern_that_matches_nothing_or_part():
+    explorer = split_explorer("no digits here", pattern=r"\d+")
+    assert "matches nothing" in explorer.value
+    explorer.text.value = "a1b22"
+    assert explorer.chunks == ["1", "22"]
+    assert "2 characters are not covered by any match" in explorer.value
+    explorer.custom.value = r"x*"
+    assert "matches nothing" in explorer.value
+
+
+def test_widget_split_explorer_empty_text_and_long_text():
+    explorer = split_explorer("")
+    assert "The text is empty" in explorer.value
+    explorer2 = split_explorer("w " * 3000, max_tokens=100)  # 'w', ' w' x 2999, ' '
+    assert len(explorer2.chunks) == 3001
+    assert "Showing the first 100 of 3,001 chunks" in explorer2.value
