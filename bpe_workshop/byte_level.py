@@ -286,6 +286,11 @@ class ByteLevelBPE:
         ValueError: the text contains '<|end|>', which is a special token; pass allowed_special={'<|end|>'} (or "all") to encode it as the special token, or disallowed_special=() to encode it as plain text
         """
         _check_text(text)
+        for name, value in (("allowed_special", allowed_special),
+                            ("disallowed_special", disallowed_special)):
+            if isinstance(value, str) and value != "all":
+                raise TypeError(f'{name} must be "all" or a set of special token texts, '
+                                f"e.g. {name}={{{value!r}}}, got the str {value!r}")
         if allowed_special == "all":
             allowed_special = set(self.special_tokens)
         if disallowed_special == "all":
