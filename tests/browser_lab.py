@@ -425,9 +425,26 @@ def output_with(page, *selectors: str):
     return loc
 
 
-def screenshot(page_or_locator, path: Path) -> Path:
-    """Save a PNG and print its path (pytest -s shows it)."""
+def scroll_to_top(locator) -> None:
+    """Scroll the notebook so that the element's top edge is at the top of the view."""
+    locator.evaluate("el => el.scrollIntoView({block: 'start'})")
+
+
+def screenshot(page, path: Path, element=None) -> Path:
+    """Save a PNG of the page, or of the visible part of ``element``; print its path.
+
+    An element taller than the notebook view is cut at the view's edge (the
+    notebook scrolls inside the page, so a plain element shot would be padded
+    with grey): scroll it first with :func:`scroll_to_top`.
+    """
     path.parent.mkdir(parents=True, exist_ok=True)
-    page_or_locator.screenshot(path=str(path))
+    clip = None
+    if element is not None:
+        box = element.bounding_box()
+        view = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-WindowedPanel-outer").first.bounding_box()
+        if box and view:
+            top, bottom = max(box["y"], view["y"]), min(box["y"] + box["height"], view["y"] + view["height"])
+            clip = {"x": box["x"], "y": top, "width": box["width"], "height": max(1, bottom - top)}
+    page.screenshot(path=str(path), clip=clip)
     print(f"screenshot: {path}")
     return path

@@ -27,6 +27,7 @@ from browser_lab import (
     require_chromium,
     run_all_cells,
     screenshot,
+    scroll_to_top,
     unexpected_errors,
     wait_for_run_all,
     widget_problems,
@@ -108,6 +109,7 @@ def page(playwright, tmp_path):
     page = context.pages[0] if context.pages else context.new_page()
     log = PageLog(page)
     yield page
+    screenshot(page, tmp_path / "final.png")  # the page as the test left it, pass or fail
     if log.errors:  # shown with -s; useful when a widget view fails in the front end
         print("browser console errors:\n  " + "\n  ".join(log.errors[:20]))
     context.close()
@@ -155,59 +157,78 @@ STEPPER_NOTEBOOK = "04_byte_level_bpe.ipynb"
 NEW_TEXT = "Byte pair encoding merges the most frequent pair, again and again: 3221 + 2334 = 5555 🙂"
 
 
-def tokens_text(output) -> str:
-    """The coloured tokens as the page shows them (whitespace markers included)."""
-    return " ".join(output.locator(".bpe-tokens").all_inner_texts())
+def passage_tokens(output):
+    """The coloured passage tokens (``.bpe-tokens``), not the chips in tables."""
+    return output.locator(".bpe-tokens .bpe-tok")
 
 
 def test_browser_token_playground(lab, page, tmp_path):
+    """00: the playground renders; typing new text re-tokenizes it in every column."""
+    from bpe_workshop.offline import get_encoding
+
     run_in_lab(page, lab, PLAYGROUND_NOTEBOOK)
 
-    playground = output_with(page, ".widget-textarea", ".bpe-tok")
-    expect(playground, "notebook 00 shows no token playground (text area + coloured tokens)").to_have_count(1)
+    playground = output_with(page, ".widget-textarea", ".bpe-tokens")
+    expect(playground, f"{PLAYGROUND_NOTEBOOK} shows no token playground (text area + tokens)").to_have_count(1)
     assert widget_problems(page) == []
-    playground.scroll_into_view_if_needed()
+    expect(playground.locator(".widget-checkbox")).not_to_have_count(0)
+    scroll_to_top(playground)
     screenshot(page, tmp_path / "playground-before.png")
-    tokens_before = playground.locator(".bpe-tok").count()
-    text_before = tokens_text(playground)
+    tokens_before = passage_tokens(playground).count()
+    assert tokens_before > 0
 
     area = playground.locator("textarea").first
     area.fill(NEW_TEXT)
-    area.blur()  # a text area with continuous_update=False syncs on change
+    area.blur()  # also covers a text area with continuous_update=False (syncs on change)
 
+    # Each column's count line must match the real encoding of the new text.
+    n_bytes = len(NEW_TEXT.encode("utf-8"))
+    for name in ("gpt2", "cl100k_base"):
+        n_tokens = len(get_encoding(name).encode(NEW_TEXT))
+        expect(playground).to_contain_text(f"{n_tokens} tokens · {n_bytes} bytes")
     expect(playground.locator(".bpe-tokens").first).to_contain_text("frequent")
-    assert playground.locator(".bpe-tok").count() != tokens_before
-    assert tokens_text(playground) != text_before
-    screenshot(page, tmp_path / "playground-after.png")
-    screenshot(playground, tmp_path / "playground-widget.png")
+    assert passage_tokens(playground).count() != tokens_before
+    scroll_to_top(playground)
+    screenshot(page, tmp_path / "playground-after.png", element=playground)
     assert widget_problems(page) == []
+
+
+STEP_SUMMARY = re.compile(r"step (\d+) of (\d+) merges.*?passage: ([\d,]+) tokens", re.S)
+
+
+def stepper_state(stepper) -> tuple[int, int, int]:
+    """(step, number of merges, passage tokens) as the stepper's summary line says."""
+    match = STEP_SUMMARY.search(stepper.inner_text())
+    assert match, f"no step summary in the merge stepper: {stepper.inner_text()[:300]!r}"
+    step, total, tokens = match.groups()
+    return int(step), int(total), int(tokens.replace(",", ""))
 
 
 def test_browser_merge_stepper(lab, page, tmp_path):
+    """04: the stepper renders; the slider moved by keyboard re-renders fewer tokens."""
     run_in_lab(page, lab, STEPPER_NOTEBOOK)
 
-    stepper = output_with(page, ".widget-slider", ".bpe-tok")
-    expect(stepper, "notebook 04 shows no merge stepper (slider + coloured tokens)").to_have_count(1)
+    stepper = output_with(page, ".widget-slider", ".bpe-tokens")
+    expect(stepper, f"{STEPPER_NOTEBOOK} shows no merge stepper (slider + tokens)").to_have_count(1)
     assert widget_problems(page) == []
-    stepper.scroll_into_view_if_needed()
-    screenshot(page, tmp_path / "stepper-before.png")
-    first_tokens = stepper.locator(".bpe-tokens").first
-    tokens_before = first_tokens.inner_text()
-    summary_before = stepper.inner_text()
+    expect(stepper.locator(".widget-play")).to_have_count(1)
+    scroll_to_top(stepper)
+    screenshot(page, tmp_path / "stepper-before.png", element=stepper)
+    step, total, tokens_before = stepper_state(stepper)
+    shown_before = passage_tokens(stepper).count()
+    moves = min(5, total - step)
+    assert moves > 0, "the merge stepper starts at its last step; nothing to step through"
 
     handle = stepper.locator(".widget-slider .noUi-handle").first
-    step = int(handle.get_attribute("aria-valuenow").split(".")[0])
-    top = int(handle.get_attribute("aria-valuemax").split(".")[0])
     handle.focus()
-    key, moves = ("ArrowRight", min(5, top - step)) if step < top else ("ArrowLeft", min(5, step))
-    assert moves > 0, "the merge stepper's slider has a single position"
     for _ in range(moves):
-        handle.press(key)
-    new_step = step + moves if key == "ArrowRight" else step - moves
-    expect(stepper.locator(".widget-readout").first).to_have_text(str(new_step))
+        handle.press("ArrowRight")
+    expect(stepper.locator(".widget-readout").first).to_have_text(str(step + moves))
+    expect(stepper).to_contain_text(f"step {step + moves} of {total} merges")
 
-    expect(first_tokens).not_to_have_text(tokens_before)
-    assert stepper.inner_text() != summary_before
-    screenshot(page, tmp_path / "stepper-after.png")
-    screenshot(stepper, tmp_path / "stepper-widget.png")
+    _, _, tokens_after = stepper_state(stepper)
+    assert tokens_after < tokens_before  # every merge joins at least one pair in the passage
+    assert passage_tokens(stepper).count() < shown_before
+    scroll_to_top(stepper)
+    screenshot(page, tmp_path / "stepper-after.png", element=stepper)
     assert widget_problems(page) == []
