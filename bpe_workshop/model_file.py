@@ -88,7 +88,7 @@ def vocab_text(tokenizer: ByteLevelBPE) -> str:
     lines = ["# id, token (space shown as ⋅, bytes that are not UTF-8 as <hex>), made from"]
     for i in sorted(vocab):
         if i in tokenizer.inverse_special:
-            lines.append(f"{i:>6}  {tokenizer.inverse_special[i]}  special token")
+            lines.append(f"{i:>6}  {bytes_label(vocab[i])}  special token")
         elif i in made_from:
             left, right = made_from[i]
             lines.append(f"{i:>6}  {bytes_label(vocab[i])}  <- {left} {bytes_label(vocab[left])} "

@@ -126,6 +126,12 @@ def test_round_trip_of_text_made_of_learned_tokens(trained, text):
         assert tok.decode(tok.encode(text)) == text
 
 
+@given(text=st.text())
+def test_round_trip_with_lone_surrogates(trained, text):
+    for tok in trained.values():
+        assert tok.decode(tok.encode(text)) == byte_level.replace_lone_surrogates(text)
+
+
 def test_round_trip_multilingual(trained):
     text = "Hello👋, my name is Ada; 你好👋 — ça va? Ελληνικά, русский, हिन्दी, 🇺🇳"
     for tok in trained.values():

@@ -77,6 +77,14 @@ def test_gpt2_byte_order_survives_save_and_load(tmp_path):
     assert " 31373  hello  <- " in vocab_path.read_text(encoding="utf-8")
 
 
+def test_vocab_file_has_one_line_per_id(tokenizers, tmp_path):
+    tok = tokenizers[1]  # its special token "[PAD]\n" holds a newline
+    _, vocab_path = tok.save(tmp_path / "lines")
+    lines = vocab_path.read_text(encoding="utf-8").splitlines()
+    assert len(lines) == 1 + len(tok.vocab)
+    assert lines[-1].split() == ["401", "[PAD]\\n", "special", "token"]
+
+
 def test_windows_line_endings_are_accepted(tmp_path):
     tok = ByteLevelBPE.train("aaabdaaabac", 259)
     model_path, _ = tok.save(tmp_path / "crlf")
