@@ -337,6 +337,8 @@ def open_notebook(page, lab: LabServer, name: str) -> None:
     """Load ``/lab/tree/<name>`` and wait for its cells and an idle kernel."""
     page.goto(lab.lab_url(name), wait_until="domcontentloaded")
     page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook .jp-Cell").first.wait_for(timeout=KERNEL_IDLE_TIMEOUT)
+    # The file browser would take a quarter of the width the widgets need.
+    page.evaluate("() => window.jupyterapp.shell.collapseLeft()")
     wait_for_kernel_idle(page)
 
 

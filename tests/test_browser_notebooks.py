@@ -12,7 +12,6 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import nbformat
 import pytest
 from playwright.sync_api import expect
 
@@ -36,44 +35,9 @@ from browser_lab import (
 pytestmark = pytest.mark.browser
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
-SCRATCH = "_browser_scratch.ipynb"
-
-
-def scratch_notebook() -> nbformat.NotebookNode:
-    """A tiny notebook with a slider and a text area driving HTML token spans.
-
-    It checks the harness itself (server, widget manager, Run All, input
-    events) independently of the workshop notebooks.
-    """
-    cells = [
-        "import ipywidgets as widgets\nfrom IPython.display import display",
-        (
-            "slider = widgets.IntSlider(value=0, min=0, max=8, description='step')\n"
-            "tokens = widgets.HTML()\n"
-            "def show(_=None):\n"
-            "    tokens.value = ''.join(f'<span class=\"scratch-token\">{i}</span>' for i in range(slider.value + 1))\n"
-            "slider.observe(show, 'value')\n"
-            "show()\n"
-            "box = widgets.VBox([slider, tokens])\n"
-            "box.add_class('scratch-stepper')\n"
-            "display(box)"
-        ),
-        (
-            "text = widgets.Textarea(value='hello world')\n"
-            "words = widgets.HTML()\n"
-            "def split(_=None):\n"
-            "    words.value = ''.join(f'<span class=\"scratch-token\">{w}</span>' for w in text.value.split())\n"
-            "text.observe(split, 'value')\n"
-            "split()\n"
-            "box2 = widgets.VBox([text, words])\n"
-            "box2.add_class('scratch-playground')\n"
-            "display(box2)"
-        ),
-    ]
-    nb = nbformat.v4.new_notebook()
-    nb.cells = [nbformat.v4.new_code_cell(src) for src in cells]
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
-    return nb
+# Seconds-scale limits for expect(): a loaded 2-core CI machine re-renders slowly.
+# They bound a hang; nothing here measures speed.
+expect.set_options(timeout=20_000)
 
 
 # -- fixtures --------------------------------------------------------------
@@ -81,11 +45,10 @@ def scratch_notebook() -> nbformat.NotebookNode:
 
 @pytest.fixture(scope="module")
 def lab(tmp_path_factory):
-    """JupyterLab on a copy of notebooks/ (plus the scratch notebook)."""
+    """JupyterLab on a copy of notebooks/ (the originals are never opened)."""
     require_chromium()
     base = tmp_path_factory.mktemp("lab")
     root = copy_notebooks(NOTEBOOKS, base / "notebooks")
-    nbformat.write(scratch_notebook(), root / SCRATCH)
     server = LabServer(root, base / "state").start()
     print(f"\njupyter lab: {server.base_url} (log {server.log_path})")
     yield server
@@ -109,7 +72,10 @@ def page(playwright, tmp_path):
     page = context.pages[0] if context.pages else context.new_page()
     log = PageLog(page)
     yield page
-    screenshot(page, tmp_path / "final.png")  # the page as the test left it, pass or fail
+    try:
+        screenshot(page, tmp_path / "final.png")  # the page as the test left it, pass or fail
+    except Exception as err:  # noqa: BLE001 - a crashed page must not hide the test's own error
+        print(f"no final screenshot: {err}")
     if log.errors:  # shown with -s; useful when a widget view fails in the front end
         print("browser console errors:\n  " + "\n  ".join(log.errors[:20]))
     context.close()
@@ -125,29 +91,6 @@ def run_in_lab(page, lab, name: str) -> None:
     run_all_cells(page)
     state = wait_for_run_all(page)
     assert unexpected_errors(state) == [], f"{name} raised during Run All"
-
-
-def test_browser_scratch_widgets_render_and_react(lab, page, tmp_path):
-    run_in_lab(page, lab, SCRATCH)
-
-    stepper = output_with(page, ".widget-slider", ".scratch-token")
-    expect(stepper).to_have_count(1)
-    assert widget_problems(page) == []
-    expect(stepper.locator(".scratch-token")).to_have_count(1)
-    screenshot(page, tmp_path / "scratch-before.png")
-
-    handle = stepper.locator(".noUi-handle")
-    handle.focus()
-    for _ in range(3):
-        handle.press("ArrowRight")
-    expect(stepper.locator(".widget-readout")).to_have_text("3")
-    expect(stepper.locator(".scratch-token")).to_have_count(4)
-
-    playground = output_with(page, ".widget-textarea", ".scratch-token")
-    playground.locator("textarea").fill("one two three four five")
-    expect(playground.locator(".scratch-token")).to_have_count(5)
-    screenshot(page, tmp_path / "scratch-after.png")
-    assert widget_problems(page) == []
 
 
 # -- the workshop notebooks ------------------------------------------------
