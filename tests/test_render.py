@@ -3,6 +3,8 @@ import re
 from html.parser import HTMLParser
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bpe_workshop.offline import get_encoding
 from bpe_workshop.records import MergeRecord
@@ -69,7 +71,7 @@ def test_tokens_html_escapes_markup_in_text_and_titles():
     assert "&lt;script&gt;" in out
     assert "&amp;" in out
     # the hover title holds the bytes repr; quotes in it must not end the attribute
-    assert 'title="token 2&#10;id 3&#10;bytes b&#x27;&quot;q&quot;&#x27;' in out
+    assert 'title="id 3&#10;bytes b&#x27;&quot;q&quot;&#x27;&#10;hex 22 71 22' in out
 
 
 def test_tokens_html_makes_whitespace_visible_and_breaks_lines():
@@ -202,7 +204,8 @@ def test_merge_table_renders_pairs_as_bytes():
 def test_replacement_and_word_tables():
     out = replacement_table_html({"Z": "aa", "Y": "ab", "X": "ZY"}, highlight="X")
     assert out.count("<tr") == 4 and ">ZY<" in out
-    words = word_table_html([("lower", 2, ["low", "e", "r", "</w>"])], merged="low")
+    words = word_table_html([("lower", 2, ["low", "e", "r", "</w>"])], merged="low",
+                            changed=["lower"])
     assert "&lt;/w&gt;" in words and ">2<" in words
 
 
@@ -251,3 +254,30 @@ def test_figure_to_html_inlines_an_image():
     assert "data:image/svg+xml;base64," in out
     with pytest.raises(ValueError):
         figure_to_html(speed_figure({"x": 0.5}), fmt="gif")
+
+
+def test_invalid_sequences_each_byte_shown_as_hex():
+    # overlong "/", an encoded surrogate, a 4-byte sequence cut short
+    out = tokens_html([b"\xc0\xaf", b"\xed\xa0\x80", b"\xf0\x9f\x91"], include_css=False)
+    assert token_spans(out) == ["<c0 af>", "<ed a0 80>", "<f0 9f 91>"]
+    assert "bpe-group-char" not in out  # nothing completes a character
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.text(alphabet="aé你👋 \n", min_size=1, max_size=12), st.data())
+def test_group_labels_are_exactly_the_characters_cut_by_token_boundaries(text, data):
+    text_bytes = text.encode("utf-8")
+    cuts = sorted(data.draw(st.sets(st.integers(1, len(text_bytes) - 1))) if len(text_bytes) > 1
+                  else [])
+    edges = [0, *cuts, len(text_bytes)]
+    tokens = [text_bytes[a:b] for a, b in zip(edges, edges[1:])]
+    expected, offset = [], 0
+    for char in text:
+        size = len(char.encode("utf-8"))
+        if any(offset < cut < offset + size for cut in cuts):
+            expected.append(char)
+        offset += size
+    out = tokens_html(tokens, include_css=False)
+    labels = re.findall(r'<span class="bpe-group-char">= (.*?)</span>', out)
+    assert "".join(labels) == "".join(expected)
+    assert out.count('class="bpe-group"') <= len(expected)

@@ -16,8 +16,10 @@ flag or a family emoji is several code points and is shown as several characters
 """
 from __future__ import annotations
 
+import functools
 import html
 import unicodedata
+from bisect import bisect_left
 from typing import Sequence
 
 __all__ = [
@@ -93,24 +95,23 @@ def byte_units(data: bytes) -> list[tuple[int, int, str | None]]:
     [(0, 1, None), (1, 2, None)]
     """
     units = []  # (start, end, char or None), covering data in order
-    i, n = 0, len(data)
-    while i < n:
-        lead = data[i]
-        size = 1 if lead < 0x80 else 2 if lead < 0xE0 else 3 if lead < 0xF0 else 4
-        try:
-            # subtle: the strict decoder rejects overlong forms, surrogates and short sequences.
-            char = data[i:i + size].decode("utf-8")
-        except UnicodeDecodeError:
-            char = None
-        if char is None or len(char) != 1:
+    i = 0
+    # subtle: the strict decoder turns each byte that is not part of a well-formed character
+    # (stray continuation, overlong form, encoded surrogate, cut-off sequence) into one
+    # surrogate U+DC80..U+DCFF, which well-formed UTF-8 can never produce.
+    for char in data.decode("utf-8", errors="surrogateescape"):
+        code = ord(char)
+        if 0xDC80 <= code <= 0xDCFF:
             units.append((i, i + 1, None))
             i += 1
         else:
+            size = 1 if code < 0x80 else 2 if code < 0x800 else 3 if code < 0x10000 else 4
             units.append((i, i + size, char))
             i += size
     return units
 
 
+@functools.lru_cache(maxsize=4096)
 def _char_html(char: str) -> str:
     """One character as HTML: whitespace markers, escapes for invisible characters."""
     if char in _WHITESPACE_MARKERS:
@@ -170,13 +171,23 @@ def _hex_html(data: bytes) -> str:
     return '<span class="bpe-hex">&lt;' + " ".join(f"{b:02x}" for b in data) + "&gt;</span>"
 
 
-def _token_title(token: bytes, token_id: int | None, index: int, unit: str = "token") -> str:
-    lines = [f"{unit} {index}"]
-    if token_id is not None:
-        lines.append(f"id {token_id}")
+@functools.lru_cache(maxsize=65536)
+def _token_title(token: bytes, token_id: int | None) -> str:
+    """The hover text of a token: id, bytes, hex (escaped for an attribute)."""
+    lines = [] if token_id is None else [f"id {token_id}"]
     lines.append(f"bytes {token!r}")
     lines.append(f"hex {token.hex(' ') or '(none)'} · {len(token)} byte{'s' if len(token) != 1 else ''}")
     return html.escape("\n".join(lines), quote=True).replace("\n", "&#10;")
+
+
+@functools.lru_cache(maxsize=65536)
+def _whole_inner(token: bytes) -> str | None:
+    """HTML for a token made of whole characters, or None if it is not valid UTF-8 alone."""
+    try:
+        text = token.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    return "".join(_char_html(char) for char in text)
 
 
 def _check_inputs(token_bytes, ids) -> None:
@@ -212,7 +223,7 @@ def tokens_html(
 ) -> str:
     """Render tokens as coloured, bordered spans; return one HTML string.
 
-    Hovering a token shows its position, id, bytes and hex. Tokens that hold part of a UTF-8
+    Hovering a token shows its id, bytes and hex. Tokens that hold part of a UTF-8
     character show that part as hex bytes (``<e4 bd>``) with a dashed border, and the run of
     tokens that completes the character is outlined and labelled with it (``= 你``).
 
@@ -243,32 +254,41 @@ def tokens_html(
 
     # Character boundaries of the whole shown byte string, and what each unit is.
     units = byte_units(data)
-    unit_at = {}  # byte offset where a unit starts -> (end, char or None)
-    for start, end, char in units:
-        unit_at[start] = (end, char)
+    unit_starts = [start for start, _, _ in units]  # ascending
+    unit_at = {start: (end, char) for start, end, char in units}
+    unit_at_end = len(data)
     starts = [0]  # starts[k] = byte offset of token k; starts[-1] = len(data)
     for token in shown:
         starts.append(starts[-1] + len(token))
+
+    def on_boundary(offset: int) -> bool:
+        return offset in unit_at or offset == unit_at_end
 
     def token_inner(k: int) -> tuple[str, bool]:
         """HTML for token k's content and whether it holds a partial or invalid character."""
         s, e = starts[k], starts[k + 1]
         if s == e:
             return '<span class="bpe-esc">(empty)</span>', False
+        if on_boundary(s) and on_boundary(e):
+            inner = _whole_inner(shown[k])
+            if inner is not None:
+                return inner, False
         parts, partial = [], False
-        pos = s
-        # Step back to the unit that contains s (a character started in an earlier token).
-        while pos > 0 and pos not in unit_at:
-            pos -= 1
-        while pos < e:
-            end, char = unit_at[pos]
-            lo, hi = max(pos, s), min(end, e)
+        hex_from = None  # start of a run of bytes shown as hex, not yet written
+        # from the unit that contains s (a character may have started in an earlier token)
+        u = bisect_left(unit_starts, s + 1) - 1
+        while u < len(units) and units[u][0] < e:
+            pos, end, char = units[u]
             if char is not None and pos >= s and end <= e:
+                if hex_from is not None:
+                    parts.append(_hex_html(data[hex_from:pos]))
+                    hex_from = None
                 parts.append(_char_html(char))
-            else:
-                parts.append(_hex_html(data[lo:hi]))
-                partial = True
-            pos = end
+            elif hex_from is None:
+                hex_from, partial = max(pos, s), True
+            u += 1
+        if hex_from is not None:
+            parts.append(_hex_html(data[hex_from:e]))
         return "".join(parts), partial
 
     # Group tokens so that every group starts and ends on a character boundary.
@@ -277,7 +297,7 @@ def tokens_html(
     while k < len(shown):
         first = k
         k += 1
-        while k < len(shown) and starts[k] not in unit_at and starts[k] != len(data):
+        while k < len(shown) and not on_boundary(starts[k]):
             k += 1
         groups.append((first, k))
 
@@ -289,26 +309,30 @@ def tokens_html(
         for k in range(first, stop):
             inner, partial = token_inner(k)
             any_partial |= partial
+            token_id = shown_ids[k]
+            with_id = show_ids and token_id is not None
             classes = "bpe-tok" + (" bpe-partial" if partial else "") + (
-                " bpe-with-id" if show_ids and shown_ids[k] is not None else "")
-            color = PALETTE[k % len(PALETTE)]
-            id_attr = f' data-id="{int(shown_ids[k])}"' if shown_ids[k] is not None else ""
-            body = f'<span class="bpe-text">{inner}</span>'
-            if show_ids and shown_ids[k] is not None:
-                body += f'<span class="bpe-id">{int(shown_ids[k])}</span>'
+                " bpe-with-id" if with_id else "")
+            id_attr = f' data-id="{int(token_id)}"' if token_id is not None else ""
+            id_html = f'<span class="bpe-id">{int(token_id)}</span>' if with_id else ""
             spans.append(
-                f'<span class="{classes}" style="background:{color}"{id_attr} '
-                f'title="{_token_title(shown[k], shown_ids[k], k, unit)}">{body}</span>'
+                f'<span class="{classes}" style="background:{PALETTE[k % len(PALETTE)]}"'
+                f'{id_attr} title="{_token_title(shown[k], token_id)}">'
+                f'<span class="bpe-text">{inner}</span>{id_html}</span>'
             )
             newlines += shown[k].count(b"\n")
         if stop - first > 1:
             # Tokens that together complete character(s): one outline, labelled.
-            group_bytes = data[starts[first]:starts[stop]]
-            split_chars = [
-                char for start, end, char in units
-                if starts[first] <= start and end <= starts[stop] and char is not None
-                and any(start < starts[j] < end for j in range(first + 1, stop))
-            ]
+            lo, hi = starts[first], starts[stop]
+            group_bytes = data[lo:hi]
+            inside = starts[first + 1:stop]  # token boundaries within the group
+            split_chars = []
+            u = bisect_left(unit_starts, lo)
+            while u < len(units) and units[u][0] < hi:
+                start, end, char = units[u]
+                if char is not None and any(start < b < end for b in inside):
+                    split_chars.append(char)
+                u += 1
             label = "".join(visible_text(c) for c in split_chars)
             title = html.escape(
                 f"{unit}s {first}–{stop - 1} together are the bytes {group_bytes.hex(' ')}"
@@ -319,7 +343,8 @@ def tokens_html(
         else:
             pieces.append(spans[0])
         # A real line break after tokens that hold newlines (at most two, to keep it compact).
-        pieces.append("<br>" * min(newlines, 2))
+        if newlines:
+            pieces.append("<br>" * min(newlines, 2))
 
     notes = []
     if summary:
