@@ -358,9 +358,9 @@ def tokens_html(
                      f'{unit}s (the text is long); the counts cover all of it.</div>')
     if any_partial:
         notes.append(
-            '<div class="bpe-legend">Dashed box with <span class="bpe-mono">&lt;hex&gt;</span>: a '
-            f"{unit} holding only part of a UTF-8 character (or an invalid byte). Outlined group "
-            "labelled “= x”: the tokens that together make the character x.</div>")
+            '<div class="bpe-legend">Dashed <span class="bpe-mono">&lt;hex&gt;</span>: bytes that '
+            f"are only part of a UTF-8 character (or invalid). Outlined “= x”: the {unit}s that "
+            "together make the character x.</div>")
     return f'<div class="bpe-view">{css}{"".join(notes)}{body}</div>'
 
 
