@@ -36,6 +36,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 CHROMIUM = Path("/usr/bin/chromium")
 
@@ -274,8 +275,21 @@ class LabServer:
 
 
 def copy_notebooks(source: Path, dest: Path) -> Path:
-    """Copy the notebooks folder (without checkpoints) and return the copy."""
+    """Copy the notebooks folder (without checkpoints), cleared, and return the copy.
+
+    Outputs, execution counts and saved widget state are removed from the copies,
+    so "every code cell has a count" can only mean that this Run All finished
+    (the originals are meant to be stored clean; a hygiene test checks that).
+    """
     shutil.copytree(source, dest, ignore=shutil.ignore_patterns(".ipynb_checkpoints", "__pycache__"))
+    for path in dest.rglob("*.ipynb"):
+        nb = json.loads(path.read_text(encoding="utf-8"))
+        for cell in nb.get("cells", []):
+            if cell.get("cell_type") == "code":
+                cell["outputs"] = []
+                cell["execution_count"] = None
+        nb.get("metadata", {}).pop("widgets", None)
+        path.write_text(json.dumps(nb, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     return dest
 
 
@@ -403,14 +417,31 @@ def wait_for_run_all(page, timeout: int = RUN_ALL_TIMEOUT) -> list[dict]:
     return state
 
 
-def widget_problems(page) -> list[str]:
-    """Widget views that failed ("Error displaying widget") or never loaded."""
-    body = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden)").first.inner_text()
+def widget_problems(page, settle_ms: int = 20_000) -> list[str]:
+    """Widget views that failed, or still say "Loading widget..." after ``settle_ms``.
+
+    ipywidgets shows "Error displaying widget: ..." when the model is missing
+    and a ``.jupyter-widgets-error-widget`` box when a view throws; both leave
+    the surrounding text in place, which is why plain text checks are not enough.
+    """
+    panel = ".jp-NotebookPanel:not(.lm-mod-hidden)"
+    try:
+        page.wait_for_function(
+            f"() => !document.querySelector('{panel}').innerText.includes('Loading widget...')",
+            timeout=settle_ms,
+            polling=250,
+        )
+    except PlaywrightTimeoutError:
+        pass  # reported below
+    body = page.locator(panel).first.inner_text()
     problems = []
     if "Error displaying widget" in body:
         problems.append("Error displaying widget")
     if "Loading widget..." in body:
         problems.append("Loading widget... (the widget manager never rendered the view)")
+    broken = page.locator(f"{panel} .jupyter-widgets-error-widget").count()
+    if broken:
+        problems.append(f"{broken} widget view(s) failed in the front end (.jupyter-widgets-error-widget)")
     return problems
 
 
