@@ -124,6 +124,9 @@ class ByteLevelBPE:
         self.special_tokens = {}  # special token text -> id
         self._register_special_tokens(special_tokens or {})
         self._cache = {}  # chunk text -> ids
+        # token bytes -> id, to encode a chunk that is one whole token at once
+        self._token_id = {token: i for i, token in self.vocab.items()
+                          if i not in self.inverse_special}
 
     # ----- construction -------------------------------------------------------------------
 
@@ -320,6 +323,12 @@ class ByteLevelBPE:
     def encode_ordinary(self, text: str) -> list[int]:
         """Encode ``text`` treating special tokens as plain text.
 
+        The text is split into chunks with the pattern; each distinct chunk is encoded once and
+        kept in a cache. As in tiktoken, a chunk that is itself a token becomes that token
+        directly. That never changes the ids of a trained or ``from_tiktoken`` tokenizer: the
+        merges that built a token, replayed on its bytes alone, build it again. (A merge table
+        made up by hand, where a token cannot be reached by its own merges, could differ.)
+
         >>> ByteLevelBPE().encode_ordinary("hi")
         [104, 105]
         """
@@ -329,12 +338,14 @@ class ByteLevelBPE:
         except UnicodeEncodeError:
             text = replace_lone_surrogates(text)
         chunks = compile_pattern(self.pattern).findall(text) if self.pattern else [text]
-        cache = self._cache
+        cache, token_id = self._cache, self._token_id
         ids = []
         for chunk in chunks:
             chunk_ids = cache.get(chunk)
             if chunk_ids is None:
-                chunk_ids = self.encode_chunk(chunk.encode("utf-8"))
+                text_bytes = chunk.encode("utf-8")
+                whole = token_id.get(text_bytes)
+                chunk_ids = [whole] if whole is not None else self.encode_chunk(text_bytes)
                 if len(chunk) <= _CACHE_MAX_CHUNK:
                     if len(cache) >= _CACHE_MAX_ENTRIES:
                         cache.clear()

@@ -147,6 +147,17 @@ def test_encode_equals_replaying_merges_in_training_order(text):
     assert tok.encode(text) == replay_merges(tok, text)
 
 
+@given(train_text=st.text(alphabet="abcx y\n", max_size=200), vocab_size=st.integers(256, 300),
+       pattern=st.sampled_from([None, GPT2_PATTERN]))
+def test_every_learned_token_encodes_to_itself(train_text, vocab_size, pattern):
+    # why encode may take a chunk that is one whole token as that token, as tiktoken does
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        tok = ByteLevelBPE.train(train_text, vocab_size, pattern=pattern, algorithm="naive")
+    for i, token in tok.vocab.items():
+        assert tok.encode_chunk(token) == [i]
+
+
 def test_heap_loop_and_simple_loop_agree(trained):
     tok = trained[None]
     text_bytes = MIXED_TEXT[:3000].encode("utf-8")

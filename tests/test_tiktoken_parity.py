@@ -60,6 +60,14 @@ def test_vocab_equals_tiktokens_token_bytes(pair):
     assert len(tok.vocab) == len(enc._mergeable_ranks) + len(enc._special_tokens)
 
 
+def test_every_token_encodes_to_itself(pair):
+    # so taking a chunk that is one whole token as that token (tiktoken's shortcut) changes nothing
+    tok, _ = pair
+    for i, token in tok.vocab.items():
+        if i not in tok.inverse_special:
+            assert tok.encode_chunk(token) == [i]
+
+
 def test_pattern_is_the_encodings_own(pair):
     tok, enc = pair
     assert tok.pattern == enc._pat_str
