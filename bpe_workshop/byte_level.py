@@ -28,7 +28,6 @@ from bpe_workshop.records import MergeRecord
 
 Pair = tuple[int, int]
 
-ALGORITHMS = ("fast", "naive")
 _CACHE_MAX_ENTRIES = 100_000  # chunk cache size before it is emptied and starts again
 _CACHE_MAX_CHUNK = 256  # longer chunks are not cached (with pattern=None the chunk is the text)
 _HEAP_MIN_LEN = 64  # chunks at least this long use the heap merge loop (same result)
@@ -53,11 +52,13 @@ def _check_text(text: object, what: str = "text") -> None:
         raise TypeError(f"{what} must be a str, got {type(text).__name__}{hint}")
 
 
-def _utf8(text: str) -> bytes:
+def _encodable(text: str) -> str:
+    """``text`` itself when it is valid UTF-8 material, else with lone surrogates replaced."""
     try:
-        return text.encode("utf-8")
+        text.encode("utf-8")
     except UnicodeEncodeError:
-        return replace_lone_surrogates(text).encode("utf-8")
+        return replace_lone_surrogates(text)
+    return text
 
 
 def _check_special_tokens(special_tokens: object, first_free_id: int) -> None:
@@ -179,8 +180,9 @@ class ByteLevelBPE:
         if special_tokens is not None:
             _check_special_tokens(special_tokens, first_free_id=vocab_size)
         # the pieces between special tokens, each split by the pattern, as UTF-8 bytes
+        text = _encodable(text)
         pieces = _special_regex(special_tokens).split(text) if special_tokens else [text]
-        chunks = [_utf8(chunk) for piece in pieces for chunk in split_text(piece, pattern)]
+        chunks = [chunk.encode("utf-8") for piece in pieces for chunk in split_text(piece, pattern)]
         num_merges = vocab_size - 256
         records = learn_merges(chunks, num_merges, progress=progress)
         stop_message = None
@@ -333,10 +335,7 @@ class ByteLevelBPE:
         [104, 105]
         """
         _check_text(text)
-        try:
-            text.encode("utf-8")
-        except UnicodeEncodeError:
-            text = replace_lone_surrogates(text)
+        text = _encodable(text)
         chunks = compile_pattern(self.pattern).findall(text) if self.pattern else [text]
         cache, token_id = self._cache, self._token_id
         ids = []

@@ -198,6 +198,12 @@ def test_lone_surrogates_become_replacement_characters():
     assert tok.encode("\ud83d\ude00") == tok.encode("😀")
 
 
+def test_training_text_with_lone_surrogates():
+    with_surrogates = ByteLevelBPE.train("a\ud800 b\udfff " * 10, 262, pattern=GPT2_PATTERN)
+    replaced = ByteLevelBPE.train("a\ufffd b\ufffd " * 10, 262, pattern=GPT2_PATTERN)
+    assert with_surrogates.records == replaced.records
+
+
 def test_empty_text(trained):
     for tok in trained.values():
         assert tok.encode("") == []
