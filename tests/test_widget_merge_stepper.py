@@ -80,3 +80,16 @@ def test_widget_merge_stepper_uses_a_given_tokenizer():
 def test_widget_merge_stepper_edge_cases_are_messages(text, vocab_size, message):
     stepper = merge_stepper(text, vocab_size=vocab_size)
     assert message in stepper.value
+
+
+def test_widget_merge_stepper_counts_repeated_chunks_once_but_weighted(stepper):
+    from bpe_workshop.pairs import get_stats
+
+    for step in (0, 10, 44):
+        counts = {}
+        for ids in stepper.ids_at(step):
+            get_stats(ids, counts)
+        assert stepper.pair_counts_at(step) == counts
+    stepper.slider.value = 10
+    n_tokens = sum(len(ids) for ids in stepper.ids_at(10))
+    assert f"<b>{n_tokens:,}</b> tokens for" in stepper.info.value

@@ -8,8 +8,9 @@ merged next), the vocabulary size and the compression.
 How a step stays fast (well under 100 ms on a 10,000-character passage, see
 ``benchmarks/bench_widgets.py``): the passage is encoded once with every merge. Merges only
 ever join tokens, so the tokens after ``s`` merges are the final tokens with every token made
-by a later merge split back into its pair, recursively (:meth:`MergeStepper.ids_at`). Nothing
-is retrained per step; rendered HTML is cached for recently visited steps.
+by a later merge split back into its pair, recursively (:meth:`MergeStepper.ids_at`). Repeated
+chunks (words) are expanded and counted once, weighted by how often they occur. Nothing is
+retrained per step; rendered HTML is cached for recently visited steps.
 Left out: special tokens inside the passage (it is encoded as ordinary text).
 """
 from __future__ import annotations
@@ -86,10 +87,16 @@ class MergeStepper(WidgetView):
         self.step_of = {new_id: k for k, new_id in enumerate(self.new_ids, 1)}
         self.split_of = {new_id: pair for pair, new_id in tok.merges.items()}
         self.records = {r.step: r for r in getattr(tok, "records", [])}
-        # the passage's chunks (merges never cross them), each encoded with every merge
+        # the passage's chunks (merges never cross them); repeated chunks are worked on once
         chunks = split_text(self.text, tok.pattern)
         self.chunk_bytes = [chunk.encode("utf-8") for chunk in chunks]
-        self.final_ids = [tok.encode_chunk(b) for b in self.chunk_bytes]
+        where = {}  # chunk bytes -> index among the distinct chunks
+        self.chunk_index = [where.setdefault(b, len(where)) for b in self.chunk_bytes]
+        # distinct chunk k: its ids with every merge, and how often it occurs
+        self.final_ids = [tok.encode_chunk(b) for b in where]
+        self.chunk_count = [0] * len(where)
+        for k in self.chunk_index:
+            self.chunk_count[k] += 1
         self.n_bytes = sum(len(b) for b in self.chunk_bytes)
         # the chunks that reach into the drawn window
         total, self.window_chunks = 0, 0
@@ -102,12 +109,17 @@ class MergeStepper(WidgetView):
             self.play.max = self.num_steps
 
     def ids_at(self, step: int) -> list[list[int]]:
-        """The passage's ids per chunk after the first ``step`` merges.
+        """The passage's ids per chunk, in text order, after the first ``step`` merges.
 
         >>> m = MergeStepper("aaabdaaabac", vocab_size=259, pattern=None)
         >>> m.ids_at(0)[0][:4], m.ids_at(1)[0][:4], m.ids_at(3)
         ([97, 97, 97, 98], [256, 97, 98, 100], [[258, 100, 258, 97, 99]])
         """
+        distinct = self._distinct_at(step)
+        return [list(distinct[k]) for k in self.chunk_index]
+
+    def _distinct_at(self, step: int) -> list[list[int]]:
+        """ids of each distinct chunk after ``step`` merges."""
         return [self._expand(ids, step) for ids in self.final_ids]
 
     def _expand(self, ids: list[int], step: int) -> list[int]:
@@ -126,11 +138,14 @@ class MergeStepper(WidgetView):
                 stack.append(left)
         return out
 
-    def pair_counts_at(self, step: int, chunks: list[list[int]] | None = None) -> dict:
+    def pair_counts_at(self, step: int, distinct: list[list[int]] | None = None) -> dict:
         """Pair counts over the passage's chunks after ``step`` merges (as training counts)."""
-        counts = {}  # (left id, right id) -> occurrences
-        for ids in self.ids_at(step) if chunks is None else chunks:
-            get_stats(ids, counts)
+        if distinct is None:
+            distinct = self._distinct_at(step)
+        counts = {}  # (left id, right id) -> occurrences in the whole passage
+        for ids, times in zip(distinct, self.chunk_count):
+            for pair, n in get_stats(ids).items():
+                counts[pair] = counts.get(pair, 0) + n * times
         return counts
 
     # ----- rendering ---------------------------------------------------------------------
@@ -161,8 +176,8 @@ class MergeStepper(WidgetView):
 
     def _render(self, step: int) -> tuple[str, str, str]:
         tok = self.tokenizer
-        chunks = self.ids_at(step)
-        n_tokens = sum(len(ids) for ids in chunks)
+        distinct = self._distinct_at(step)
+        n_tokens = sum(len(ids) * times for ids, times in zip(distinct, self.chunk_count))
         ratio = self.n_bytes / n_tokens if n_tokens else 0.0
         vocab_now = self.base_vocab + step
 
@@ -178,7 +193,8 @@ class MergeStepper(WidgetView):
             pair = self.split_of[new_id]
             record = self.records.get(step)
             said = f"counted {record.count:,} times in training; " if record is not None else ""
-            made = sum(ids.count(new_id) for ids in chunks)  # only merge `step` makes new_id
+            # only merge `step` makes new_id, so its tokens are the ones this merge made
+            made = sum(ids.count(new_id) * times for ids, times in zip(distinct, self.chunk_count))
             lines.append(
                 f"<div>Merge {step}: {token_chip(tok.vocab[pair[0]], 0)} + "
                 f"{token_chip(tok.vocab[pair[1]], 2)} → {token_chip(tok.vocab[new_id], 5)} "
@@ -194,9 +210,9 @@ class MergeStepper(WidgetView):
         info = f'<div class="bpe-view">{TOKENS_CSS}{"".join(lines)}</div>'
 
         # 2. the passage's first window_bytes as coloured tokens
-        shown_ids = [i for ids in chunks[:self.window_chunks] for i in ids]
+        shown_ids = [i for k in self.chunk_index[:self.window_chunks] for i in distinct[k]]
         note = ""
-        if self.window_chunks < len(chunks):
+        if self.window_chunks < len(self.chunk_index):
             shown_bytes = sum(len(b) for b in self.chunk_bytes[:self.window_chunks])
             note = (f'<div class="bpe-note">Showing the first {shown_bytes:,} of '
                     f"{self.n_bytes:,} bytes of the passage; counts cover all of it.</div>")
@@ -205,7 +221,7 @@ class MergeStepper(WidgetView):
                                 max_tokens=max(1, len(shown_ids)), summary=False))
 
         # 3. the most frequent pairs now, the pair of the next merge highlighted
-        counts = self.pair_counts_at(step, chunks)
+        counts = self.pair_counts_at(step, distinct)
         nxt = self.split_of[self.new_ids[step]] if step < self.num_steps else None
         pairs = pair_counts_html(counts, vocab=tok.vocab, top=self.top,
                                  highlight=[nxt] if nxt else [],
