@@ -48,6 +48,8 @@ EXERCISES = [
     ("05_word_level_bpe", "nb05", "check_apply_merges", "my_apply_merges"),
     ("06_compare_with_tiktoken", "nb06", "check_gpt2_byte_to_char", "my_gpt2_byte_to_char"),
     ("06_compare_with_tiktoken", "nb06", "check_recover_pair", "my_recover_pair"),
+    ("07_train_your_own", "nb07", "check_longest_tokens", "my_longest_tokens"),
+    ("07_train_your_own", "nb07", "check_most_frequent", "my_most_frequent"),
 ]
 IDS = [f"{stem[:2]}-{func}" for stem, _, _, func in EXERCISES]
 
@@ -154,6 +156,16 @@ def recover_pair_longest_prefix(token, ranks):
             return token[:cut], token[cut:]
 
 
+def longest_tokens_by_characters(vocab, k):
+    return sorted(vocab, key=lambda i: -len(vocab[i].decode("utf-8", errors="replace")))[:k]
+
+
+def most_frequent_with_most_common(ids, k):
+    from collections import Counter
+
+    return Counter(ids).most_common(k)
+
+
 WRONG = [
     ("nb04", "check_get_stats", get_stats_without_overlaps, "[97, 97, 97]", "overlapping"),
     ("nb04", "check_merge", merge_dropping_the_last_id, "([1], (1, 2), 256)", "last id"),
@@ -169,6 +181,10 @@ WRONG = [
     ("nb06", "check_gpt2_byte_to_char", byte_to_char_ascii_only, "ascii_only(127)", "not printable"),
     ("nb06", "check_recover_pair", recover_pair_longest_prefix,
      "(b'abc', {b'a': 0, b'b': 1, b'c': 2, b'bc': 3, b'ab': 4", "LOWER"),
+    ("nb07", "check_longest_tokens", longest_tokens_by_characters, "({9: b'xyz', 4: b'abc', 1: b'q'}, 2)",
+     "smaller id first"),
+    ("nb07", "check_most_frequent", most_frequent_with_most_common, "([5, 3, 5, 3, 9], 2)",
+     "smaller id first"),
 ]
 
 

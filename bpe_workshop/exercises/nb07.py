@@ -1,0 +1,74 @@
+"""Checkers for notebook 07 (train your own): ``check_<exercise>(your_function)``.
+
+Learners import them by name: ``from bpe_workshop.exercises.nb07 import check_longest_tokens``.
+Both exercises inspect a trained tokenizer; the cases are small vocabularies and id lists so a
+failing case is easy to read. Each checker prints one verdict and never raises.
+Left out: checks on a learner's own corpus (its answers are not known in advance).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from bpe_workshop.exercises.core import CheckResult, check
+
+
+def _longest_reference(vocab: dict[int, bytes], k: int) -> list[int]:
+    """The ids of the ``k`` longest tokens: most bytes first, the smaller id first among equals.
+
+    >>> _longest_reference({0: b"a", 1: b"bcd", 2: b"ef", 3: b"xyz"}, 2)
+    [1, 3]
+    """
+    return sorted(vocab, key=lambda i: (-len(vocab[i]), i))[:k]
+
+
+def _most_frequent_reference(ids: list[int], k: int) -> list[tuple[int, int]]:
+    """The ``k`` most frequent ids with their counts: highest count first, smaller id among equals.
+
+    >>> _most_frequent_reference([5, 3, 5, 3, 9], 2)
+    [(3, 2), (5, 2)]
+    """
+    return sorted(Counter(ids).items(), key=lambda item: (-item[1], item[0]))[:k]
+
+
+def check_longest_tokens(func) -> CheckResult:
+    """Check ``func(vocab, k) -> [ids]``.
+
+    >>> check_longest_tokens(_longest_reference).passed
+    ✅ _longest_reference passed (6 cases)
+    True
+    """
+    inputs = [({}, 3), ({7: b"a"}, 1), ({0: b"a", 1: b"bcd", 2: b"ef"}, 2),
+              ({0: b"a", 1: b"bcd", 2: b"ef"}, 5), ({9: b"xyz", 4: b"abc", 1: b"q"}, 2),
+              ({0: b"a", 256: "é".encode(), 257: b"ab"}, 1)]
+
+    def hint(args, expected, got):
+        vocab, k = args
+        if isinstance(got, list) and len(got) != len(expected):
+            return f"return at most k ids (here {min(k, len(vocab))}): slice with [:k]."
+        if isinstance(got, list) and got and not all(isinstance(i, int) for i in got):
+            return "return the ids (the dict's keys), not the tokens."
+        return ("sort the ids by the length of their token in BYTES, longest first; among tokens "
+                "of equal length the smaller id first: key=lambda i: (-len(vocab[i]), i).")
+
+    return check(func, _longest_reference, inputs, hint=hint)
+
+
+def check_most_frequent(func) -> CheckResult:
+    """Check ``func(ids, k) -> [(id, count)]``.
+
+    >>> check_most_frequent(_most_frequent_reference).passed
+    ✅ _most_frequent_reference passed (6 cases)
+    True
+    """
+    inputs = [([], 2), ([4], 1), ([1, 2, 2], 1), ([5, 3, 5, 3, 9], 2), ([5, 3, 5, 3, 9], 9),
+              ([300, 7, 300, 7, 7, 300, 1], 3)]
+
+    def hint(args, expected, got):
+        ids, k = args
+        if isinstance(got, list) and len(got) != len(expected):
+            return "return at most k pairs, and never more than the number of distinct ids."
+        return ("count with collections.Counter(ids), then sort the (id, count) pairs by count, "
+                "highest first, and among equal counts the smaller id first.")
+
+    return check(func, _most_frequent_reference, inputs, hint=hint)
