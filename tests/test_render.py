@@ -281,3 +281,8 @@ def test_group_labels_are_exactly_the_characters_cut_by_token_boundaries(text, d
     labels = re.findall(r'<span class="bpe-group-char">= (.*?)</span>', out)
     assert "".join(labels) == "".join(expected)
     assert out.count('class="bpe-group"') <= len(expected)
+
+
+def test_tokens_html_total_for_a_window_cut_by_the_caller():
+    out = tokens_html([b"a", b"b"], max_tokens=2, total=50)
+    assert "Showing the first 2 of 50 tokens" in out

@@ -103,7 +103,7 @@ def utf8_table_html(text: str, max_chars: int = 200, include_css: bool = True) -
     >>> '<span class="bpe-prefix">110</span>00011' in out, "U+00E9" in out
     (True, True)
     """
-    rows = utf8_rows(text)
+    rows = utf8_rows(text[:max_chars])  # only the rows shown; the totals cover all the text
     if not rows:
         return message_html("Type some text to see its characters and their UTF-8 bytes.",
                             include_css)
@@ -111,7 +111,7 @@ def utf8_table_html(text: str, max_chars: int = 200, include_css: bool = True) -
               "<th>UTF-8 bytes (hex)</th><th>UTF-8 bits (prefix bits highlighted)</th>"
               "<th>bytes</th></tr>")
     body = []
-    for i, row in enumerate(rows[:max_chars]):
+    for i, row in enumerate(rows):
         bits = " ".join(
             f'<span class="bpe-prefix">{b[:n]}</span>{b[n:]}'
             for b, n in zip(row["bits"], row["prefix_lengths"]))
@@ -123,10 +123,10 @@ def utf8_table_html(text: str, max_chars: int = 200, include_css: bool = True) -
             f'<td class="bpe-mono">{row["hex"]}</td>'
             f'<td class="bpe-bits">{bits}</td>'
             f'<td class="bpe-num">{len(row["bits"])}</td></tr>')
-    n_bytes = sum(len(r["bits"]) for r in rows)
-    notes = [f'<div class="bpe-summary">{len(rows):,} characters · {n_bytes:,} UTF-8 bytes</div>']
-    if len(rows) > max_chars:
-        notes.append(f'<div class="bpe-note">Showing the first {max_chars:,} of {len(rows):,} '
+    n_bytes = len(text.encode("utf-8", errors="surrogatepass"))
+    notes = [f'<div class="bpe-summary">{len(text):,} characters · {n_bytes:,} UTF-8 bytes</div>']
+    if len(text) > max_chars:
+        notes.append(f'<div class="bpe-note">Showing the first {max_chars:,} of {len(text):,} '
                      "characters (the text is long).</div>")
     legend = ('<div class="bpe-legend">Bit layouts: <span class="bpe-bits">'
               '<span class="bpe-prefix">0</span>xxxxxxx · '

@@ -220,6 +220,7 @@ def tokens_html(
     summary: bool = True,
     unit: str = "token",
     empty_message: str | None = None,
+    total: int | None = None,
 ) -> str:
     """Render tokens as coloured, bordered spans; return one HTML string.
 
@@ -231,7 +232,8 @@ def tokens_html(
     ``[enc.decode_single_token_bytes(i) for i in ids]`` for tiktoken). Only the first
     ``max_tokens`` are drawn; a note says so. ``include_css=False`` leaves out the style block,
     for a page that already holds :data:`TOKENS_CSS`. ``unit`` names the pieces in messages
-    ("chunk" for the split explorer).
+    ("chunk" for the split explorer). ``total`` is the length of the whole sequence when
+    ``token_bytes`` holds only its first tokens (a window cut by the caller).
 
     >>> out = tokens_html([b"Hi", b" there"], ids=[17250, 612])
     >>> out.count('class="bpe-tok"'), "⋅</span>there" in out, "2 tokens" in out
@@ -243,7 +245,7 @@ def tokens_html(
     if isinstance(max_tokens, bool) or not isinstance(max_tokens, int) or max_tokens < 1:
         raise ValueError(f"max_tokens must be a positive int, got {max_tokens!r}")
     css = TOKENS_CSS if include_css else ""
-    total = len(token_bytes)
+    total = len(token_bytes) if total is None else max(total, len(token_bytes))
     if total == 0:
         message = empty_message or f"No {unit}s to show: the text is empty."
         return f'<div class="bpe-view">{css}<div class="bpe-message">{html.escape(message)}</div></div>'
@@ -349,7 +351,7 @@ def tokens_html(
     notes = []
     if summary:
         n_bytes = sum(len(t) for t in token_bytes)
-        ratio = f" · {n_bytes / total:.2f} bytes per {unit}" if total else ""
+        ratio = f" · {n_bytes / len(token_bytes):.2f} bytes per {unit}"
         notes.append(f'<div class="bpe-summary">{total:,} {unit}{"s" if total != 1 else ""} · '
                      f'{n_bytes:,} bytes{ratio}</div>')
     body = f'<div class="bpe-tokens">{"".join(pieces)}</div>'

@@ -21,14 +21,14 @@ DEFAULT_TEXT = "Hello world! 你好,我是池邦豪! 👋\n    if x:\n        re
 MAX_IDS_SHOWN = 300  # ids listed under the tokens; the coloured view has its own window
 
 
-def _encode(encoder, text: str, allowed_special) -> tuple[list[int], list[bytes]]:
-    """ids and one bytes per id, from a tiktoken Encoding or a ByteLevelBPE."""
+def _encode(encoder, text: str, allowed_special, window: int) -> tuple[list[int], list[bytes]]:
+    """All ids, and the bytes of the first ``window`` of them, from tiktoken or ByteLevelBPE."""
     if hasattr(encoder, "decode_single_token_bytes"):  # tiktoken.Encoding
         ids = list(encoder.encode(text, allowed_special=allowed_special))
-        return ids, [encoder.decode_single_token_bytes(i) for i in ids]
+        return ids, [encoder.decode_single_token_bytes(i) for i in ids[:window]]
     if hasattr(encoder, "token_bytes"):  # ByteLevelBPE
         ids = list(encoder.encode(text, allowed_special=allowed_special))
-        return ids, encoder.token_bytes(ids)
+        return ids, encoder.token_bytes(ids[:window])
     raise TypeError(
         f"cannot show tokens of a {type(encoder).__name__}: pass a ByteLevelBPE or a tiktoken "
         "Encoding in extra={'name': tokenizer}"
@@ -89,7 +89,8 @@ class TokenPlayground(WidgetView):
 
     def _column(self, name: str, text: str) -> str:
         try:
-            ids, token_bytes = _encode(self._encoder(name), text, self.allowed_special)
+            ids, token_bytes = _encode(self._encoder(name), text, self.allowed_special,
+                                       self.max_tokens)
         except (ValueError, TypeError) as err:
             self.results.pop(name, None)
             return message_html(f"{name}: {err}", include_css=False)
@@ -97,8 +98,9 @@ class TokenPlayground(WidgetView):
         n_bytes = len(text.encode("utf-8", errors="surrogatepass"))
         counts = (f'<div class="bpe-summary"><b>{len(ids):,}</b> tokens · {n_bytes:,} bytes · '
                   f'{len(text):,} characters</div>')
-        body = tokens_html(token_bytes, ids, show_ids=self.show_ids.value,
-                           max_tokens=self.max_tokens, include_css=False, summary=False)
+        body = tokens_html(token_bytes, ids[:len(token_bytes)], show_ids=self.show_ids.value,
+                           max_tokens=self.max_tokens, include_css=False, summary=False,
+                           total=len(ids))
         shown = ids[:MAX_IDS_SHOWN]
         more = f", … ({len(ids) - len(shown):,} more)" if len(ids) > len(shown) else ""
         id_list = (f'<div class="bpe-note bpe-mono bpe-ids">ids: '
