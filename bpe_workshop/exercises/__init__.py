@@ -3,6 +3,10 @@
 ``core.check`` is the one engine; each notebook's checkers live in their own module
 (``nb00`` ... ``nb03`` here, ``nb04`` and later beside them) and notebooks 00-03 import theirs
 from this package by name.
+
+Worked solutions live beside the notebooks, one solutions notebook per notebook:
+``notebooks/solutions/NN_<topic>_solutions.ipynb``. The tests run each solution against its
+checker, and check that a known wrong answer fails and that the untouched stub is "not attempted".
 """
 
 from bpe_workshop.exercises.core import CheckResult, check

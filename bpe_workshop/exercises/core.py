@@ -119,7 +119,7 @@ def check(
         except NotImplementedError:
             return _not_attempted(name, quiet)
         except Exception as err:  # noqa: BLE001 - any error is the learner's to see
-            lines = [f"❌ {call} raised {type(err).__name__}: {err}"]
+            lines = [f"❌ {call} raised {_error_name(err)}: {err}"]
             lines += [f"   expected: {shown(expected)}"] if reveal else []
             return _verdict("\n".join(lines + _hint(hint, args, expected, None)), quiet)
         if (got is None or got is Ellipsis) and expected is not None:
@@ -138,6 +138,17 @@ def check(
                         "`return`?", quiet)
     plural = "case" if len(cases) == 1 else "cases"
     return _verdict(f"✅ {name} passed ({len(cases)} {plural})", quiet, passed=True)
+
+
+def _error_name(err: Exception) -> str:
+    """``ValueError`` for built-in exceptions, ``re.error`` for the others.
+
+    >>> import re
+    >>> _error_name(ValueError()), _error_name(re.error("bad"))
+    ('ValueError', 're.error')
+    """
+    kind = type(err)
+    return kind.__name__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__qualname__}"
 
 
 def _hint(hint, args, expected, got) -> list[str]:
