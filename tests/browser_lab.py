@@ -149,9 +149,26 @@ class LabServer:
 
     # -- lifecycle -----------------------------------------------------------
 
-    def start(self) -> "LabServer":
+    def start(self, attempts: int = 3) -> "LabServer":
+        """Start the server and wait for ``/api/status``; retry on a port taken meanwhile."""
         env = _jupyter_env(self.state_dir)
         write_lab_settings(Path(env["JUPYTERLAB_SETTINGS_DIR"]))
+        for attempt in range(1, attempts + 1):
+            self._spawn(env)
+            try:
+                self._wait_until_ready()
+                break
+            except RuntimeError:
+                # subtle: free_port() only saw the port free; another process may bind it
+                # before the server does, and port_retries=0 makes the server exit then.
+                if attempt == attempts or "already in use" not in self.log_tail():
+                    raise
+                self.port = free_port()
+                self.base_url = f"http://127.0.0.1:{self.port}"
+        self._check_settings()
+        return self
+
+    def _spawn(self, env: dict[str, str]) -> None:
         cmd = [
             sys.executable,
             "-m",
@@ -185,29 +202,26 @@ class LabServer:
             )
         finally:
             log.close()  # the child holds its own copy of the descriptor
-        self._wait_until_ready()
-        self._check_settings()
-        return self
 
     def _check_settings(self) -> None:
         """Fail early if JupyterLab ignored the settings (autosave would write files)."""
         for plugin_id, values in LAB_SETTINGS.items():
-            composite = self.api("GET", f"/lab/api/settings/{plugin_id}")["settings"]
+            user_values = self.api("GET", f"/lab/api/settings/{plugin_id}")["settings"]
             for key, value in values.items():
-                if composite.get(key) != value:
+                if user_values.get(key) != value:
                     self.stop()
                     raise RuntimeError(
-                        f"JupyterLab setting {plugin_id} {key}={composite.get(key)!r}, "
+                        f"JupyterLab setting {plugin_id} {key}={user_values.get(key)!r}, "
                         f"expected {value!r}; user_settings_dir was not picked up"
                     )
 
     def _wait_until_ready(self) -> None:
         deadline = time.monotonic() + SERVER_START_TIMEOUT
         while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(
-                    f"jupyter lab exited with code {self.proc.returncode}:\n{self.log_tail()}"
-                )
+            code = self.proc.poll()
+            if code is not None:
+                self.proc = None
+                raise RuntimeError(f"jupyter lab exited with code {code}:\n{self.log_tail()}")
             try:
                 status = self.api("GET", "/api/status")
             except (urllib.error.URLError, ConnectionError, TimeoutError):
