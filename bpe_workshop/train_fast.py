@@ -15,7 +15,7 @@ occurrence and ``(x, c)``, ``(c, y)`` gain one. Nothing else moves. This module 
 3. **an index from each pair to the positions where it starts**, so a merge visits only its
    occurrences: its cost is proportional to how often the pair occurs, not to the text size.
    Positions are only ever appended; one that no longer holds the pair is skipped when met.
-4. **a max-heap of pairs** keyed by ``(-count, pair)``, so the smallest key is THE tie rule of
+4. **a max-heap of pairs** keyed by ``(-count, left, right)``: the smallest key is THE tie rule of
    ``pairs.best_pair`` (highest count, then smallest pair). Entries are checked lazily when
    they reach the top.
 
@@ -23,10 +23,11 @@ The same structure serves both uses: with a split pattern there are many short c
 without one (``pattern=None``) there is a single long chunk, and the linked list makes
 either cost only what the merges touch. There is no switch between two algorithms.
 
-Why the lazy heap is exact: a pair's count can only go *up* during the merge that creates it
-(pairs made after the merge all contain a newer id). After that it only goes down. So a heap
-entry never understates its pair's count; when the top entry is still exact, no other pair can
-beat it, and when it is stale we push it back with its current count.
+Why the lazy heap is exact: a pair can only gain occurrences during the merge that mints its
+newer id, since every pair created later contains an even newer id. After that merge its count
+only goes down. So once pushed, a heap entry never understates its pair's count: when the top
+entry is still exact no other pair can beat it, and when it is stale we push it back with its
+current count.
 
 Lineage: Larsson and Moffat's Re-Pair compression (1999) introduced the linked list, the
 pair -> occurrences index and the priority queue; Sennrich et al.'s ``learn_bpe`` (2016) counts
@@ -102,8 +103,8 @@ def learn_merges(
         counts[pair] = sum(map(weight.__getitem__, positions))
     del chunk_counts
 
-    # heap entries: (-count, pair); only pairs occurring at least twice can ever be merged
-    heap = [(-count, pair) for pair, count in counts.items() if count >= 2]
+    # heap entries: (-count, left id, right id); only pairs occurring twice or more can merge
+    heap = [(-count, *pair) for pair, count in counts.items() if count >= 2]
     heapq.heapify(heap)
 
     token = [bytes([i]) for i in range(256)]  # id -> bytes it stands for
@@ -111,18 +112,18 @@ def learn_merges(
     for step in range(1, num_merges + 1):
         # take the best pair; a stale entry goes back in with its current (lower) count
         while heap:
-            neg_count, pair = heap[0]
-            count = counts.get(pair, 0)
+            neg_count, left, right = heap[0]
+            count = counts.get((left, right), 0)
             if count == -neg_count:
                 break
             if count >= 2:
-                heapq.heapreplace(heap, (-count, pair))
+                heapq.heapreplace(heap, (-count, left, right))
             else:
                 heapq.heappop(heap)
         else:
             break  # no pair occurs twice: stop, as the naive loop does
         heapq.heappop(heap)
-        left, right = pair
+        pair = (left, right)
         new_id = 255 + step
         created = set()  # pairs containing new_id, pushed once their counts are final
 
@@ -139,15 +140,17 @@ def learn_merges(
             if p != -1:
                 x = sym[p]
                 _discount(counts, where, (x, left), w)
-                counts[x, new_id] += w
-                where[x, new_id].append(p)
-                created.add((x, new_id))
+                gained = (x, new_id)
+                counts[gained] += w
+                where[gained].append(p)
+                created.add(gained)
             if k != -1:
                 y = sym[k]
                 _discount(counts, where, (right, y), w)
-                counts[new_id, y] += w
-                where[new_id, y].append(i)
-                created.add((new_id, y))
+                gained = (new_id, y)
+                counts[gained] += w
+                where[gained].append(i)
+                created.add(gained)
             # rewrite slot i as c and unlink slot j
             sym[i] = new_id
             sym[j] = -1
@@ -160,7 +163,7 @@ def learn_merges(
         for gained in created:
             count = counts.get(gained, 0)
             if count >= 2:
-                heapq.heappush(heap, (-count, gained))
+                heapq.heappush(heap, (-count, *gained))
 
         # record the merge for viewers
         token.append(token[left] + token[right])
