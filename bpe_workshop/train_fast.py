@@ -70,13 +70,16 @@ def learn_merges(
     []
     """
     # count each distinct chunk once, with how often it occurs
-    chunk_counts = Counter(chunks)  # chunk bytes -> occurrences in the text
-    for chunk in chunk_counts:
-        if not isinstance(chunk, bytes):
-            raise TypeError(
-                f"chunks must be bytes, got {type(chunk).__name__}; "
-                "encode each piece first, e.g. [piece.encode('utf-8') for piece in pieces]"
-            )
+    try:
+        chunk_counts = Counter(chunks)  # chunk bytes -> occurrences in the text
+    except TypeError:  # an unhashable chunk, such as a bytearray
+        chunk_counts = None
+    if chunk_counts is None or not all(isinstance(chunk, bytes) for chunk in chunk_counts):
+        kinds = sorted({type(chunk).__name__ for chunk in chunks if not isinstance(chunk, bytes)})
+        raise TypeError(
+            f"chunks must be a list of bytes, got {', '.join(kinds)}; encode each piece first, "
+            "e.g. [piece.encode('utf-8') for piece in pieces], or bytes(piece) for a bytearray"
+        )
 
     # lay the distinct chunks end to end, one slot per byte
     sym = []  # position -> id at that position (-1 once merged away)

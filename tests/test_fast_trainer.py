@@ -97,9 +97,14 @@ def test_steps_ids_and_tokens_are_consistent():
         assert record.token == vocab[record.new_id]
 
 
-def test_str_chunks_are_rejected_with_the_fix():
-    with pytest.raises(TypeError, match="encode"):
-        train_fast.learn_merges(["not bytes"], 3)
+@pytest.mark.parametrize("chunks, kind", [
+    (["not bytes"], "str"),
+    ([b"ok", bytearray(b"ab")], "bytearray"),
+    ([[97, 98]], "list"),
+])
+def test_chunks_that_are_not_bytes_are_rejected_with_the_fix(chunks, kind):
+    with pytest.raises(TypeError, match=f"must be a list of bytes, got {kind}; encode each piece"):
+        train_fast.learn_merges(chunks, 3)
 
 
 # -- properties: fast == naive on random texts, patterns and merge counts ----------------------
