@@ -83,6 +83,10 @@ def page(playwright, tmp_path):
 
 # -- tests -----------------------------------------------------------------
 
+PLAYGROUND_NOTEBOOK = "00_why_tokenization.ipynb"
+STEPPER_NOTEBOOK = "04_byte_level_bpe.ipynb"
+NEW_TEXT = "Byte pair encoding merges the most frequent pair, again and again: 3221 + 2334 = 5555 🙂"
+
 
 def run_in_lab(page, lab, name: str) -> None:
     """Open ``name``, wait for the idle kernel, Run All, wait for it to finish."""
@@ -93,15 +97,8 @@ def run_in_lab(page, lab, name: str) -> None:
     assert unexpected_errors(state) == [], f"{name} raised during Run All"
 
 
-# -- the workshop notebooks ------------------------------------------------
-
-PLAYGROUND_NOTEBOOK = "00_why_tokenization.ipynb"
-STEPPER_NOTEBOOK = "04_byte_level_bpe.ipynb"
-NEW_TEXT = "Byte pair encoding merges the most frequent pair, again and again: 3221 + 2334 = 5555 🙂"
-
-
-def passage_tokens(output):
-    """The coloured passage tokens (``.bpe-tokens``), not the chips in tables."""
+def coloured_tokens(output):
+    """The coloured token boxes of a text (inside ``.bpe-tokens``), not the chips in tables."""
     return output.locator(".bpe-tokens .bpe-tok")
 
 
@@ -117,7 +114,7 @@ def test_browser_token_playground(lab, page, tmp_path):
     expect(playground.locator(".widget-checkbox")).not_to_have_count(0)
     scroll_to_top(playground)
     screenshot(page, tmp_path / "playground-before.png")
-    tokens_before = passage_tokens(playground).count()
+    tokens_before = coloured_tokens(playground).count()
     assert tokens_before > 0
 
     area = playground.locator("textarea").first
@@ -130,7 +127,7 @@ def test_browser_token_playground(lab, page, tmp_path):
         n_tokens = len(get_encoding(name).encode(NEW_TEXT))
         expect(playground).to_contain_text(f"{n_tokens} tokens · {n_bytes} bytes")
     expect(playground.locator(".bpe-tokens").first).to_contain_text("frequent")
-    assert passage_tokens(playground).count() != tokens_before
+    assert coloured_tokens(playground).count() != tokens_before
     scroll_to_top(playground)
     screenshot(page, tmp_path / "playground-after.png", element=playground)
     assert widget_problems(page) == []
@@ -158,7 +155,7 @@ def test_browser_merge_stepper(lab, page, tmp_path):
     scroll_to_top(stepper)
     screenshot(page, tmp_path / "stepper-before.png", element=stepper)
     step, total, tokens_before = stepper_state(stepper)
-    shown_before = passage_tokens(stepper).count()
+    shown_before = coloured_tokens(stepper).count()
     moves = min(5, total - step)
     assert moves > 0, "the merge stepper starts at its last step; nothing to step through"
 
@@ -171,7 +168,10 @@ def test_browser_merge_stepper(lab, page, tmp_path):
 
     _, _, tokens_after = stepper_state(stepper)
     assert tokens_after < tokens_before  # every merge joins at least one pair in the passage
-    assert passage_tokens(stepper).count() < shown_before
+    # subtle: the summary and the token view are separate HTML widgets, updated one
+    # after the other, so wait for the token view too before comparing.
+    expect(coloured_tokens(stepper)).not_to_have_count(shown_before)
+    assert coloured_tokens(stepper).count() < shown_before
     scroll_to_top(stepper)
     screenshot(page, tmp_path / "stepper-after.png", element=stepper)
     assert widget_problems(page) == []
