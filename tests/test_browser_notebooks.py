@@ -174,4 +174,20 @@ def test_browser_merge_stepper(lab, page, tmp_path):
     assert coloured_tokens(stepper).count() < shown_before
     scroll_to_top(stepper)
     screenshot(page, tmp_path / "stepper-after.png", element=stepper)
+
+    # Play: the Play widget drives the slider through a front-end link (jslink), which
+    # only a browser exercises. Let it advance at least two steps, then pause.
+    readout = stepper.locator(".widget-readout").first
+    at = step + moves
+    play_pause = stepper.locator(".widget-play button").first
+    play_pause.click()
+    page.wait_for_function(
+        "([el, at]) => parseInt(el.textContent, 10) >= at + 2",
+        arg=[readout.element_handle(), at],
+        timeout=60_000,
+    )
+    play_pause.click()
+    expect(play_pause.locator("i.fa-play")).to_have_count(1)  # paused again
+    paused_at = int(readout.inner_text())
+    expect(stepper).to_contain_text(f"step {paused_at} of {total} merges")
     assert widget_problems(page) == []
