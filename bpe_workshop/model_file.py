@@ -85,9 +85,10 @@ def vocab_text(tokenizer: ByteLevelBPE) -> str:
 
     made_from = {new_id: pair for pair, new_id in tokenizer.merges.items()}  # id -> pair
     vocab = tokenizer.vocab
+    special_ids = tokenizer.inverse_special  # id -> special token text
     lines = ["# id, token (space shown as ⋅, bytes that are not UTF-8 as <hex>), made from"]
     for i in sorted(vocab):
-        if i in tokenizer.inverse_special:
+        if i in special_ids:
             lines.append(f"{i:>6}  {bytes_label(vocab[i])}  special token")
         elif i in made_from:
             left, right = made_from[i]
