@@ -163,3 +163,17 @@ def test_calling_the_function_instead_of_passing_it_is_explained():
 
 def test_published_example_really_holds_a_mistake_at_step_3():
     assert nb03.first_wrong_published_step() == 3
+
+
+def test_a_path_without_return_names_the_smallest_such_input():
+    def utf8_length(code_point):
+        if code_point < 0x80:
+            return 1
+        if code_point < 0x800:
+            return 2
+        if code_point < 0x10000:
+            return 3
+
+    result = exercises.check_utf8_length(utf8_length)
+    assert result.attempted and not result.passed
+    assert result.message.startswith("❌ utf8_length(65536) returned None")

@@ -80,8 +80,9 @@ def check(
 
     Inputs are tried smallest first (by the length of their repr), so the first failure
     reported is the smallest one. ``hint`` is a sentence, or a function
-    ``hint(args, expected, got)`` returning one. ``same(expected, got)`` replaces ``==``; ``name`` replaces the function's name in messages; ``reveal=False`` keeps the expected
-    value out of the verdict (for puzzles whose answer is the value itself).
+    ``hint(args, expected, got)`` returning one. ``same(expected, got)`` replaces ``==``;
+    ``name`` replaces the function's name in messages; ``reveal=False`` keeps the expected value
+    out of the verdict (for puzzles whose answer is the value itself).
     Prints the verdict (unless ``quiet``) and returns it; never raises.
 
     >>> def reference(text):
@@ -109,7 +110,7 @@ def check(
         return _verdict(f"❌ expected a function, got {shown(func)}; pass the function's name "
                         "without calling it, e.g. check_x(x) rather than check_x(x()).", quiet)
 
-    untouched = []  # what the stub returned (... or None) where an answer was expected
+    untouched = []  # (call, got) where the function returned ... or None instead of an answer
     for args in cases:
         expected = reference(*copy.deepcopy(args))
         call = call_text(name, args) if args else name
@@ -123,7 +124,7 @@ def check(
             lines += [f"   expected: {shown(expected)}"] if reveal else []
             return _verdict("\n".join(lines + _hint(hint, args, expected, None)), quiet)
         if (got is None or got is Ellipsis) and expected is not None:
-            untouched.append(got)
+            untouched.append((call, got))
             continue
         if not same(expected, got):
             lines = [f"❌ {call} gave the wrong answer."]
@@ -132,10 +133,11 @@ def check(
             return _verdict("\n".join(lines + _hint(hint, args, expected, got)), quiet)
     if len(untouched) == len(cases):
         why = "(it returned None; if you did edit it, is a `return` missing?)"
-        return _not_attempted(name, quiet, why if None in untouched else "")
+        return _not_attempted(name, quiet, why if any(got is None for _, got in untouched) else "")
     if untouched:
-        return _verdict(f"❌ {name} returned None for some inputs: does every path end in "
-                        "`return`?", quiet)
+        call, got = untouched[0]
+        return _verdict(f"❌ {call} returned {got!r}, with no answer: does every path through "
+                        "your function end in `return`?", quiet)
     plural = "case" if len(cases) == 1 else "cases"
     return _verdict(f"✅ {name} passed ({len(cases)} {plural})", quiet, passed=True)
 
