@@ -6,6 +6,7 @@ References use tiktoken through ``bpe_workshop.offline.get_encoding``, so they w
 from __future__ import annotations
 
 from bpe_workshop.exercises.core import CheckResult, check
+from bpe_workshop.offline import get_encoding
 
 ENCODINGS = ("gpt2", "cl100k_base")
 TEXTS = (
@@ -20,20 +21,14 @@ TEXTS = (
 )
 
 
-def _encoding(name: str):
-    from bpe_workshop.offline import get_encoding  # imported late: only the checks need tiktoken
-
-    return get_encoding(name)
-
-
 def reference_count_tokens(text: str, encoding_name: str) -> int:
     """How many tokens ``text`` costs in ``encoding_name``."""
-    return len(_encoding(encoding_name).encode(text))
+    return len(get_encoding(encoding_name).encode(text))
 
 
 def reference_token_pieces(text: str, encoding_name: str) -> list[bytes]:
     """The bytes of each token of ``text``, in order."""
-    enc = _encoding(encoding_name)
+    enc = get_encoding(encoding_name)
     return [enc.decode_single_token_bytes(token) for token in enc.encode(text)]
 
 
@@ -41,7 +36,7 @@ def check_count_tokens(count_tokens) -> CheckResult:
     """Exercise: ``count_tokens(text, encoding_name) -> int``."""
     return check(count_tokens, reference_count_tokens,
                  [(text, name) for text in TEXTS for name in ENCODINGS],
-                 hint="get_encoding(encoding_name).encode(text) gives the ids; count them.")
+                 hint="getget_encoding(encoding_name).encode(text) gives the ids; count them.")
 
 
 def check_token_pieces(token_pieces) -> CheckResult:
