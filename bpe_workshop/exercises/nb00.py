@@ -36,7 +36,7 @@ def check_count_tokens(count_tokens) -> CheckResult:
     """Exercise: ``count_tokens(text, encoding_name) -> int``."""
     return check(count_tokens, reference_count_tokens,
                  [(text, name) for text in TEXTS for name in ENCODINGS],
-                 hint="getget_encoding(encoding_name).encode(text) gives the ids; count them.")
+                 hint="get_encoding(encoding_name).encode(text) gives the ids; count them.")
 
 
 def check_token_pieces(token_pieces) -> CheckResult:
