@@ -28,6 +28,7 @@ from pathlib import Path
 
 from bpe_workshop.byte_level import ByteLevelBPE
 from bpe_workshop.patterns import compile_pattern
+from bpe_workshop.token_text import bytes_label
 
 MAGIC = "bpe-workshop byte-level"
 VERSION = 1
@@ -81,8 +82,6 @@ def vocab_text(tokenizer: ByteLevelBPE) -> str:
     >>> print(vocab_text(ByteLevelBPE.train("aaabdaaabac", 259)).splitlines()[-1])
        258  aaab  <- 256 aa + 257 ab
     """
-    from bpe_workshop.render.tokens import bytes_label  # one home for showing tokens
-
     made_from = {new_id: pair for pair, new_id in tokenizer.merges.items()}  # id -> pair
     vocab = tokenizer.vocab
     special_ids = tokenizer.inverse_special  # id -> special token text

@@ -18,9 +18,10 @@ from __future__ import annotations
 
 import functools
 import html
-import unicodedata
 from bisect import bisect_left
 from typing import Sequence
+
+from bpe_workshop.token_text import byte_units, bytes_label, visible_char, visible_text
 
 __all__ = [
     "TOKENS_CSS",
@@ -79,92 +80,13 @@ TOKENS_CSS = """<style>
 .bpe-view .bpe-chart img { max-width: 100%; background: #fff; }
 </style>"""
 
-# Characters drawn as a visible marker instead of themselves.
-_WHITESPACE_MARKERS = {" ": "⋅", "\t": "→", "\n": "\\n", "\r": "\\r"}
-
-
-def byte_units(data: bytes) -> list[tuple[int, int, str | None]]:
-    """Cut ``data`` into UTF-8 characters and invalid bytes.
-
-    Returns ``(start, end, char)`` for each well-formed character and
-    ``(start, start + 1, None)`` for each byte that does not start one.
-
-    >>> byte_units("a你".encode("utf-8"))
-    [(0, 1, 'a'), (1, 4, '你')]
-    >>> byte_units(b"\\xe4\\xbd")
-    [(0, 1, None), (1, 2, None)]
-    """
-    units = []  # (start, end, char or None), covering data in order
-    i = 0
-    # subtle: the strict decoder turns each byte that is not part of a well-formed character
-    # (stray continuation, overlong form, encoded surrogate, cut-off sequence) into one
-    # surrogate U+DC80..U+DCFF, which well-formed UTF-8 can never produce.
-    for char in data.decode("utf-8", errors="surrogateescape"):
-        code = ord(char)
-        if 0xDC80 <= code <= 0xDCFF:
-            units.append((i, i + 1, None))
-            i += 1
-        else:
-            size = 1 if code < 0x80 else 2 if code < 0x800 else 3 if code < 0x10000 else 4
-            units.append((i, i + size, char))
-            i += size
-    return units
-
-
 @functools.lru_cache(maxsize=4096)
 def _char_html(char: str) -> str:
     """One character as HTML: whitespace markers, escapes for invisible characters."""
-    if char in _WHITESPACE_MARKERS:
-        return f'<span class="bpe-ws">{html.escape(_WHITESPACE_MARKERS[char])}</span>'
-    category = unicodedata.category(char)
-    if category == "Cc":
-        return f'<span class="bpe-esc">{html.escape(repr(char)[1:-1])}</span>'
-    if category in ("Cf", "Zs", "Zl", "Zp", "Co", "Cs", "Cn"):
-        return f'<span class="bpe-esc">&lt;U+{ord(char):04X}&gt;</span>'
-    return html.escape(char)
-
-
-def visible_text(text: str) -> str:
-    """Plain text with whitespace and invisible characters made visible (no HTML).
-
-    >>> visible_text("a b\\tc\\n\\x07")
-    'a⋅b→c\\\\n\\\\x07'
-    """
-    out = []
-    for char in text:
-        if char in _WHITESPACE_MARKERS:
-            out.append(_WHITESPACE_MARKERS[char])
-        elif unicodedata.category(char) == "Cc":
-            out.append(repr(char)[1:-1])
-        elif unicodedata.category(char) in ("Cf", "Zs", "Zl", "Zp", "Co", "Cs", "Cn"):
-            out.append(f"<U+{ord(char):04X}>")
-        else:
-            out.append(char)
-    return "".join(out)
-
-
-def bytes_label(token: bytes) -> str:
-    """A token's bytes as readable plain text: characters where they decode, hex elsewhere.
-
-    >>> bytes_label(b"e ")
-    'e⋅'
-    >>> bytes_label(b"\\xe4\\xbd")
-    '<e4 bd>'
-    >>> bytes_label(b"a\\xe4\\xbd\\xa0\\x80")
-    'a你<80>'
-    """
-    out, pending = [], []  # pending: hex of a run of bytes that are not characters
-    for start, end, char in byte_units(token):
-        if char is None:
-            pending.append(f"{token[start]:02x}")
-            continue
-        if pending:
-            out.append("<" + " ".join(pending) + ">")
-            pending = []
-        out.append(visible_text(char))
-    if pending:
-        out.append("<" + " ".join(pending) + ">")
-    return "".join(out)
+    shown, kind = visible_char(char)
+    if kind == "plain":
+        return html.escape(shown)
+    return f'<span class="bpe-{kind}">{html.escape(shown)}</span>'
 
 
 def _hex_html(data: bytes) -> str:

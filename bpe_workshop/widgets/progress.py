@@ -14,7 +14,7 @@ from typing import TextIO
 
 import ipywidgets as widgets
 
-from bpe_workshop.render.tokens import bytes_label
+from bpe_workshop.token_text import bytes_label
 from bpe_workshop.widgets._common import WidgetView
 
 MODES = ("auto", "widget", "text")
