@@ -19,7 +19,9 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from _harness import child_main, machine_line, measure, print_table, summary, timed, verdict  # noqa: E402
+from _harness import (  # noqa: E402
+    child_main, machine_line, measure, print_table, summary, timed, verdict,
+)
 
 VOCAB_SIZE = 512
 
@@ -128,9 +130,9 @@ def main() -> None:
          "CPU speed-up", "target (on wall time)"],
         rows,
     )
-    print("\nwall s / CPU s = medians of elapsed and CPU time; speed-ups are naive / this row, from"
-          "\nthe same run (runs interleaved). fast and naive learned identical merges in every"
-          "\nsetup (digests compared).")
+    print("\nwall s / CPU s = medians of elapsed and CPU time; speed-ups are naive / this row,"
+          "\nfrom the same run (runs interleaved). fast and naive learned identical merges in"
+          "\nevery setup (digests compared).")
 
 
 if __name__ == "__main__":

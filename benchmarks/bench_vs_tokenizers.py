@@ -24,7 +24,9 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from _harness import child_main, machine_line, measure, print_table, summary, timed, verdict  # noqa: E402
+from _harness import (  # noqa: E402
+    child_main, machine_line, measure, print_table, summary, timed, verdict,
+)
 
 VOCAB_SIZE = 32_768
 MAX_BYTES = int(os.environ.get("BENCH_MAX_BYTES", 8_000_000))

@@ -80,9 +80,10 @@ def test_ties_go_to_the_smallest_pair():
 
 def test_progress_called_after_every_merge():
     seen = []
-    records = train_fast.learn_merges(
-        [b"aaabdaaabac"], 10, progress=lambda step, total, record: seen.append((step, total, record))
-    )
+    def progress(step, total, record):
+        seen.append((step, total, record))
+
+    records = train_fast.learn_merges([b"aaabdaaabac"], 10, progress=progress)
     assert seen == [(r.step, 10, r) for r in records]
     assert [step for step, _, _ in seen] == [1, 2, 3]
 
@@ -103,7 +104,7 @@ def test_steps_ids_and_tokens_are_consistent():
     ([[97, 98]], "list"),
 ])
 def test_chunks_that_are_not_bytes_are_rejected_with_the_fix(chunks, kind):
-    with pytest.raises(TypeError, match=f"must be a list of bytes, got {kind}; encode each piece"):
+    with pytest.raises(TypeError, match=f"must be a list of bytes, got {kind}; encode each"):
         train_fast.learn_merges(chunks, 3)
 
 
