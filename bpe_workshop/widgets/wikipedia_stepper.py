@@ -34,7 +34,8 @@ class WikipediaStepper(WidgetView):
         self.text = widgets.Text(value=text, description="string",
                                  layout=widgets.Layout(width="60%"))
         self.tie_rule = widgets.ToggleButtons(options=TIE_RULE_OPTIONS, value=tie_rule,
-                                              description="ties")
+                                              description="ties",
+                                              style={"button_width": "auto"})  # whole labels
         self.slider = widgets.IntSlider(value=0, min=0, max=0, description="step")
         self.back_button = widgets.Button(description="◀ back", layout=widgets.Layout(width="90px"))
         self.next_button = widgets.Button(description="next ▶", layout=widgets.Layout(width="90px"))
