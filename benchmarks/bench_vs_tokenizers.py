@@ -8,7 +8,10 @@ with the same pattern, ``GPT2_PATTERN``. Three rows for ours:
 - ``learn_merges, lean chunks``: ``train_fast.learn_merges`` fed a chunk list built while the
   regex scans the text, one shared bytes object per distinct chunk. Same merges; it shows what
   the trainer itself needs when the input is not held twice (as str pieces and as bytes).
-- each time covers the whole job, text in and merges out, splitting included, for both tools.
+  Scanning match by match costs about 0.4 s more than ``findall`` on this text, so this row
+  trades time for memory; the targets are judged on the public API row.
+
+Each time covers the whole job, text in and merges out, splitting included, for both tools.
 
 Both learn the same number of tokens on this corpus (they stop when no pair occurs twice);
 the table prints it. Skipped, with a note, when ``tokenizers`` is not installed
@@ -119,6 +122,8 @@ def main() -> None:
         memory_ratio = ours["peak_mb"] / hf["peak_mb"]
         goal = (f"time <= 1x: {verdict(time_ratio <= 1)}; "
                 f"memory <= 1/3: {verdict(memory_ratio <= 1 / 3)}")
+        if case == "lean":
+            goal = "- (the trainer's own memory; targets apply to the public API)"
         rows.append([label, ours["runs"], f"{ours['seconds']:.2f}", f"{ours['cpu_s']:.2f}",
                      f"{ours['peak_mb']:.0f}", f"{ours['peak_mb'] - ours['base_mb']:.0f}",
                      ours["tokens"], f"{time_ratio:.2f}", f"{ours['cpu_s'] / hf['cpu_s']:.2f}",
