@@ -7,6 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bpe_workshop import train_fast, train_naive
+from bpe_workshop.corpora import load_english
 from bpe_workshop.patterns import GPT2_PATTERN, GPT4_PATTERN, WHITESPACE_PATTERN, split_text
 from bpe_workshop.records import MergeRecord
 
@@ -144,3 +145,10 @@ def test_fast_equals_naive_on_repeated_chunks(text, copies, num_merges):
 def test_fast_equals_naive_on_longer_texts(text, pattern, num_merges):
     # long enough that counts fall to 1 and training stops early
     both(chunks_of(text, pattern), num_merges)
+
+
+@pytest.mark.parametrize("pattern", PATTERNS)
+def test_fast_equals_naive_on_real_prose(pattern):
+    text = load_english()[:3000]
+    records = both(chunks_of(text, pattern), 120)
+    assert len(records) == 120  # real text still has repeating pairs after 120 merges
