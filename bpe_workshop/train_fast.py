@@ -26,15 +26,15 @@ live in arrays of machine integers, about 25 bytes per byte of distinct chunk te
 (a list of Python ints would take five times that).
 
 Why the lazy heap is exact: a pair can only gain occurrences during the merge that mints its
-newer id, since every pair created later contains an even newer id. After that merge its count
-only goes down. So once pushed, a heap entry never understates its pair's count: when the top
+newer id (a pair of two bytes: while the chunks are first counted), since every pair created
+later contains an even newer id. After that its count only goes down. So once pushed, a heap entry never understates its pair's count: when the top
 entry is still exact no other pair can beat it, and when it is stale we push it back with its
 current count.
 
 Lineage: Larsson and Moffat's Re-Pair compression (1999) introduced the linked list, the
 pair -> occurrences index and the priority queue; Sennrich et al.'s ``learn_bpe`` (2016) counts
-each word once with its frequency and updates only the words a merge touches; SentencePiece and
-Hugging Face ``tokenizers`` train BPE with a heap whose entries are re-checked when popped.
+each word once with its frequency and updates only the words a merge touches; Hugging Face
+``tokenizers`` trains BPE with a heap whose entries are re-checked when popped.
 Left out: multiple threads, and any approximation (every count is exactly what
 ``pairs.get_stats`` would count on the current ids, overlaps included).
 """
