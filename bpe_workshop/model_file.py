@@ -28,6 +28,7 @@ from pathlib import Path
 
 from bpe_workshop.byte_level import ByteLevelBPE
 from bpe_workshop.patterns import compile_pattern
+from bpe_workshop.text_file import read_text_lines
 from bpe_workshop.token_text import bytes_label
 
 MAGIC = "bpe-workshop byte-level"
@@ -151,16 +152,7 @@ class _Lines:
 def load(path: str | Path) -> ByteLevelBPE:
     """Read a ``.model`` file written by :func:`save`; ValueError names file and line if bad."""
     path = Path(path)
-    data = path.read_bytes()
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as err:
-        line = data[:err.start].count(b"\n") + 1
-        raise ValueError(f"{path}, line {line}: not UTF-8 text (byte 0x{data[err.start]:02x}); "
-                         f"this is not a model file written by ByteLevelBPE.save") from None
-    lines = _Lines(path, [line.rstrip("\r") for line in text.split("\n")])
-    if lines.lines and lines.lines[-1] == "":
-        lines.lines.pop()  # the final newline
+    lines = _Lines(path, read_text_lines(path, "ByteLevelBPE.save"))
     # header: magic and version
     header = lines.next("the header line")
     if not header.startswith(MAGIC + " v"):

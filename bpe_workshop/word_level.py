@@ -41,6 +41,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bpe_workshop.pairs import get_stats, merge, pair_order
+from bpe_workshop.text_file import read_text_lines
 
 END_OF_WORD = "</w>"
 UNK = "<unk>"
@@ -448,16 +449,7 @@ class WordLevelBPE:
     def load(cls, path: str | os.PathLike) -> WordLevelBPE:
         """Read a file written by ``save``. A damaged file raises ``ValueError`` naming the line."""
         path = Path(path)
-        data = path.read_bytes()
-        try:
-            content = data.decode("utf-8")
-        except UnicodeDecodeError as err:
-            line_no = data[: err.start].count(b"\n") + 1
-            raise ValueError(
-                f"{path}, line {line_no}: not UTF-8 text; is this a file written by "
-                "WordLevelBPE.save()?"
-            ) from None
-        lines = content.split("\n")
+        lines = read_text_lines(path, "WordLevelBPE.save") or [""]  # an empty file: one empty line
 
         def fail(line_no: int, problem: str) -> ValueError:
             return ValueError(
