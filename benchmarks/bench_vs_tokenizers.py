@@ -2,14 +2,8 @@
 
 Hugging Face ``tokenizers`` (Rust) trains with ``BpeTrainer`` and a ``ByteLevel`` pre-tokenizer
 (GPT-2's split pattern, no prefix space) on one thread (``RAYON_NUM_THREADS=1``). Ours splits
-with the same pattern, ``GPT2_PATTERN``. Three rows for ours:
-
-- ``ByteLevelBPE.train``: the public API, as a notebook calls it.
-- ``learn_merges, lean chunks``: ``train_fast.learn_merges`` fed a chunk list built while the
-  regex scans the text, one shared bytes object per distinct chunk. Same merges; it shows what
-  the trainer itself needs when the input is not held twice (as str pieces and as bytes).
-  Scanning match by match costs about 0.4 s more than ``findall`` on this text, so this row
-  trades time for memory; the targets are judged on the public API row.
+with the same pattern, ``GPT2_PATTERN``. Ours is ``ByteLevelBPE.train``, the public API, as a
+notebook calls it.
 
 Each time covers the whole job, text in and merges out, splitting included, for both tools.
 
@@ -69,33 +63,7 @@ def run_public_api() -> dict:
     return {**facts, "tokens": 256 + len(tok.records)}
 
 
-def lean_chunks(text: str, pattern: str) -> list[bytes]:
-    """The text's chunks as UTF-8 bytes, each distinct chunk stored once and shared."""
-    from bpe_workshop.patterns import compile_pattern
-
-    shared = {}  # chunk str -> its bytes, the one object every repeat points to
-    chunks = []
-    for match in compile_pattern(pattern).finditer(text):
-        piece = match.group()
-        chunk = shared.get(piece)
-        if chunk is None:
-            chunk = shared[piece] = piece.encode("utf-8")
-        chunks.append(chunk)
-    return chunks
-
-
-def run_learn_merges() -> dict:
-    from bpe_workshop.patterns import GPT2_PATTERN
-    from bpe_workshop.train_fast import learn_merges
-
-    text = load()
-    records, facts = timed(
-        lambda: learn_merges(lean_chunks(text, GPT2_PATTERN), VOCAB_SIZE - 256)
-    )
-    return {**facts, "tokens": 256 + len(records)}
-
-
-CASES = {"tokenizers": run_tokenizers, "public": run_public_api, "lean": run_learn_merges}
+CASES = {"tokenizers": run_tokenizers, "public": run_public_api}
 
 
 def main() -> None:
@@ -115,15 +83,12 @@ def main() -> None:
     rows = [[f"tokenizers {tokenizers.__version__} BpeTrainer, 1 thread", hf["runs"],
              f"{hf['seconds']:.2f}", f"{hf['cpu_s']:.2f}", f"{hf['peak_mb']:.0f}",
              f"{hf['peak_mb'] - hf['base_mb']:.0f}", hf["tokens"], "1.00", "1.00", "1.00", ""]]
-    for case, label in [("public", "ByteLevelBPE.train (fast)"),
-                        ("lean", "learn_merges, lean chunks")]:
+    for case, label in [("public", "ByteLevelBPE.train (fast)")]:
         ours = summary(results[case])
         time_ratio = ours["seconds"] / hf["seconds"]
         memory_ratio = ours["peak_mb"] / hf["peak_mb"]
         goal = (f"time <= 1x: {verdict(time_ratio <= 1)}; "
                 f"memory <= 1/3: {verdict(memory_ratio <= 1 / 3)}")
-        if case == "lean":
-            goal = "- (the trainer's own memory; targets apply to the public API)"
         rows.append([label, ours["runs"], f"{ours['seconds']:.2f}", f"{ours['cpu_s']:.2f}",
                      f"{ours['peak_mb']:.0f}", f"{ours['peak_mb'] - ours['base_mb']:.0f}",
                      ours["tokens"], f"{time_ratio:.2f}", f"{ours['cpu_s'] / hf['cpu_s']:.2f}",

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import regex
 
-from bpe_workshop.patterns import compile_pattern, split_text
+from bpe_workshop.patterns import compile_pattern
 from bpe_workshop.records import MergeRecord
 
 Pair = tuple[int, int]
@@ -87,6 +87,33 @@ def _special_regex(tokens: Iterable[str]) -> regex.Pattern:
     # longest first, so that a special token that contains another one wins
     return regex.compile("|".join(regex.escape(t) for t in sorted(tokens, key=len, reverse=True)))
 
+
+
+def _training_chunks(text: str, pattern: str | None,
+                     special_tokens: dict[str, int] | None) -> list[bytes]:
+    """The text between special tokens, split by the pattern, as UTF-8 bytes, in text order.
+
+    A corpus repeats the same few chunks over and over (8 MB of Python source: about 2 million
+    chunks, 38 thousand distinct), so each distinct chunk is encoded once and every repeat
+    refers to that one bytes object.
+
+    >>> _training_chunks("ab ab<|end|>ab", r"\S+|\s+", {"<|end|>": 300})
+    [b'ab', b' ', b'ab', b'ab']
+    """
+    pieces = _special_regex(special_tokens).split(text) if special_tokens else [text]
+    as_bytes = {}  # chunk text -> its UTF-8 bytes, one object per distinct chunk
+    chunks = []
+    for piece in pieces:
+        if pattern is None:
+            texts = [piece]
+        else:  # matches one at a time, so only the distinct chunk texts are kept
+            texts = (match.group() for match in compile_pattern(pattern).finditer(piece))
+        for chunk in texts:
+            text_bytes = as_bytes.get(chunk)
+            if text_bytes is None:
+                text_bytes = as_bytes[chunk] = chunk.encode("utf-8")
+            chunks.append(text_bytes)
+    return chunks
 
 class ByteLevelBPE:
     """A byte-level BPE tokenizer: merges, an optional split pattern and special tokens.
@@ -179,10 +206,7 @@ class ByteLevelBPE:
             compile_pattern(pattern)
         if special_tokens is not None:
             _check_special_tokens(special_tokens, first_free_id=vocab_size)
-        # the pieces between special tokens, each split by the pattern, as UTF-8 bytes
-        text = _encodable(text)
-        pieces = _special_regex(special_tokens).split(text) if special_tokens else [text]
-        chunks = [chunk.encode("utf-8") for piece in pieces for chunk in split_text(piece, pattern)]
+        chunks = _training_chunks(_encodable(text), pattern, special_tokens)
         num_merges = vocab_size - 256
         records = learn_merges(chunks, num_merges, progress=progress)
         stop_message = None
