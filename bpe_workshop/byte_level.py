@@ -19,6 +19,7 @@ from __future__ import annotations
 import heapq
 import warnings
 from collections.abc import Callable, Collection, Iterable
+from itertools import chain
 from pathlib import Path
 
 import regex
@@ -362,8 +363,9 @@ class ByteLevelBPE:
         text = _encodable(text)
         chunks = compile_pattern(self.pattern).findall(text) if self.pattern else [text]
         cache, token_id = self._cache, self._token_id
-        ids = []
-        for chunk in chunks:
+        # each distinct chunk once: text repeats the same chunks ("self", " =", "\n    ")
+        distinct = dict.fromkeys(chunks)  # chunk text -> its ids, filled below
+        for chunk in distinct:
             chunk_ids = cache.get(chunk)
             if chunk_ids is None:
                 text_bytes = chunk.encode("utf-8")
@@ -373,8 +375,9 @@ class ByteLevelBPE:
                     if len(cache) >= _CACHE_MAX_ENTRIES:
                         cache.clear()
                     cache[chunk] = chunk_ids
-            ids += chunk_ids
-        return ids
+            distinct[chunk] = chunk_ids
+        # ids = the ids of every chunk, in text order
+        return list(chain.from_iterable(map(distinct.__getitem__, chunks)))
 
     def encode_chunk(self, text_bytes: bytes) -> list[int]:
         """Encode one chunk's bytes: merge the present pair with the lowest rank, repeatedly.
