@@ -11,10 +11,11 @@ Where each idea lives, in reading order:
 - ``by_hand``: Gage's 1994 algorithm on a short string, with letters for new symbols.
 - ``train_naive`` and ``train_fast``: two trainers that learn exactly the same merges.
 - ``byte_level``: ``ByteLevelBPE``, a GPT-style tokenizer (train, encode, decode, special tokens).
-- ``model_file``: saving and loading a trained tokenizer as plain text.
+- ``model_file`` and ``text_file``: saving and loading a trained tokenizer as plain text.
 - ``tiktoken_bridge`` and ``offline``: GPT-2's and GPT-4's merges, with no network.
 - ``word_level``: ``WordLevelBPE``, the ``</w>`` variant of Sennrich et al. (2016).
 - ``corpora``: the texts the notebooks train on.
+- ``token_text``: a token's bytes as readable text (whitespace shown, partial characters in hex).
 - ``render`` and ``widgets``: pictures and controls; they only read what the algorithms return.
 - ``exercises``: the checkers behind each notebook's exercises.
 """
