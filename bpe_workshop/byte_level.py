@@ -98,7 +98,8 @@ def _training_chunks(text: str, pattern: str | None,
     chunks, 38 thousand distinct), so each distinct chunk is encoded once and every repeat
     refers to that one bytes object.
 
-    >>> _training_chunks("ab ab<|end|>ab", r"\S+|\s+", {"<|end|>": 300})
+    >>> from bpe_workshop.patterns import WHITESPACE_PATTERN
+    >>> _training_chunks("ab ab<|end|>ab", WHITESPACE_PATTERN, {"<|end|>": 300})
     [b'ab', b' ', b'ab', b'ab']
     """
     pieces = _special_regex(special_tokens).split(text) if special_tokens else [text]
