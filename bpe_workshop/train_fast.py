@@ -148,17 +148,11 @@ def learn_merges(
             if p != -1:
                 x = sym[p]
                 _discount(counts, where, (x, left), w)
-                gained = (x, new_id)
-                counts[gained] += w
-                where[gained].append(p)
-                created.add(gained)
+                _credit(counts, where, (x, new_id), w, p, created)
             if k != -1:
                 y = sym[k]
                 _discount(counts, where, (right, y), w)
-                gained = (new_id, y)
-                counts[gained] += w
-                where[gained].append(i)
-                created.add(gained)
+                _credit(counts, where, (new_id, y), w, i, created)
             # rewrite slot i as c and unlink slot j
             sym[i] = new_id
             sym[j] = -1
@@ -181,6 +175,20 @@ def learn_merges(
         if progress is not None:
             progress(step, num_merges, record)
     return records
+
+
+def _credit(counts: dict, where: dict, pair: tuple[int, int], weight: int, position: int,
+            created: set) -> None:
+    """Add ``weight`` occurrences of a newly made ``pair`` starting at slot ``position``.
+
+    >>> counts, where, created = defaultdict(int), defaultdict(list), set()
+    >>> _credit(counts, where, (256, 32), 3, 10, created)
+    >>> dict(counts), dict(where), created
+    ({(256, 32): 3}, {(256, 32): [10]}, {(256, 32)})
+    """
+    counts[pair] += weight
+    where[pair].append(position)
+    created.add(pair)
 
 
 def _discount(counts: dict, where: dict, pair: tuple[int, int], weight: int) -> None:
