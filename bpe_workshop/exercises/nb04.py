@@ -1,13 +1,14 @@
 """Checkers for notebook 04 (byte-level BPE): ``check_<exercise>(your_function)``.
 
 Learners import them by name: ``from bpe_workshop.exercises.nb04 import check_get_stats``.
-Every expected value is computed by the package (``bpe_workshop.pairs``, ``patterns``), never
-typed in. Each checker prints one verdict through :func:`bpe_workshop.exercises.core.check`
+Every expected value is computed by the package (``pairs``, ``patterns``, ``ByteLevelBPE``),
+never typed in. Each checker prints one verdict through :func:`bpe_workshop.exercises.core.check`
 and never raises. Left out: timing (a learner's slow answer is still a right answer).
 """
 
 from __future__ import annotations
 
+from bpe_workshop.byte_level import ByteLevelBPE
 from bpe_workshop.exercises.core import CheckResult, check, shown
 from bpe_workshop.pairs import get_stats, merge
 from bpe_workshop.patterns import GPT2_PATTERN, split_text
@@ -34,15 +35,12 @@ def _encode_in_training_order(text: str, merges: dict[tuple[int, int], int]) -> 
 
 
 def _vocab_reference(merges: dict[tuple[int, int], int]) -> dict[int, bytes]:
-    """The vocabulary derived from ``merges``: 256 single bytes, then concatenations.
+    """The vocabulary ``ByteLevelBPE`` derives from ``merges`` (its one home).
 
     >>> _vocab_reference({(97, 97): 256})[256]
     b'aa'
     """
-    vocab = {i: bytes([i]) for i in range(256)}  # id -> the bytes it stands for
-    for (left, right), new_id in sorted(merges.items(), key=lambda item: item[1]):
-        vocab[new_id] = vocab[left] + vocab[right]
-    return vocab
+    return ByteLevelBPE(merges).vocab
 
 
 def _decode_reference(ids: list[int], vocab: dict[int, bytes]) -> str:
