@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: lab test bench clean
+.PHONY: lab test quick lint check bench clean
 
 # Re-install only when the package description changes, so a second run is fast.
 $(STAMP): pyproject.toml
@@ -17,9 +17,22 @@ $(STAMP): pyproject.toml
 lab: $(STAMP)
 	cd notebooks && ../$(BIN)/jupyter lab 00_why_tokenization.ipynb $(LAB_ARGS)
 
-## Install the same way, then run every test (unit, property, notebooks, widgets, browser).
-test: $(STAMP)
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+## Install the same way, then lint and run every test (unit, property, notebooks, widgets,
+## browser), two at a time: the notebooks and browser tests wait on kernels, not the CPU.
+test: $(STAMP) lint
+	$(BIN)/python -m pytest -n 2 --dist loadgroup $(PYTEST_ARGS)
+
+## The quick loop while editing: every test except notebooks and the real browser.
+quick: $(STAMP)
+	$(BIN)/python -m pytest -m "not notebook and not browser" $(PYTEST_ARGS)
+
+## The linter, configured in pyproject.toml.
+lint: $(STAMP)
+	$(BIN)/ruff check .
+
+## The attendee's set-up check: one line per check, and the fix for each failure.
+check: $(STAMP)
+	$(BIN)/python -m bpe_workshop.check
 
 ## Speed and memory, side by side (not tests).
 bench: $(STAMP)

@@ -20,7 +20,13 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from _harness import (  # noqa: E402
-    child_main, machine_line, measure, print_table, summary, timed, verdict,
+    child_main,
+    machine_line,
+    measure,
+    print_table,
+    summary,
+    timed,
+    verdict,
 )
 
 VOCAB_SIZE = 512

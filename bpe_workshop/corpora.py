@@ -98,7 +98,7 @@ def _stdlib_dir() -> Path:
     return Path(sysconfig.get_paths()["stdlib"])
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _stdlib_selection(stdlib_dir: Path) -> tuple[tuple[str, Path], ...]:
     # selection = ((relative posix path, absolute path), ...), sorted by relative path
     selection = []

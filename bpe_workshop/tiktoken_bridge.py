@@ -70,7 +70,7 @@ def recover_merges(mergeable_ranks: dict[bytes, int]) -> tuple[list[int], dict[t
     return byte_ids, merges
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _recovered(name: str):
     from bpe_workshop.offline import get_encoding
 

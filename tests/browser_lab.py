@@ -149,7 +149,7 @@ class LabServer:
 
     # -- lifecycle -----------------------------------------------------------
 
-    def start(self, attempts: int = 3) -> "LabServer":
+    def start(self, attempts: int = 3) -> LabServer:
         """Start the server and wait for ``/api/status``; retry on a port taken meanwhile."""
         env = _jupyter_env(self.state_dir)
         write_lab_settings(Path(env["JUPYTERLAB_SETTINGS_DIR"]))
@@ -250,7 +250,7 @@ class LabServer:
                 self.proc.wait(timeout=10)
         self.proc = None
 
-    def __enter__(self) -> "LabServer":
+    def __enter__(self) -> LabServer:
         return self.start()
 
     def __exit__(self, *exc_info) -> None:

@@ -13,8 +13,6 @@ import re
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import expect
-
 from browser_lab import (
     LabServer,
     PageLog,
@@ -31,8 +29,9 @@ from browser_lab import (
     wait_for_run_all,
     widget_problems,
 )
+from playwright.sync_api import expect
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 # Seconds-scale limits for expect(): a loaded 2-core CI machine re-renders slowly.

@@ -75,7 +75,7 @@ def test_multilingual_has_emoji_zwj_sequences_flags_and_skin_tones():
     assert "\ufe0f" in text  # variation selector 16
     assert any(unicodedata.category(ch) == "Sm" for ch in text)  # maths symbols
     # An emoji is 4 bytes in UTF-8, a CJK character 3, an accented Latin letter 2.
-    assert len("👩".encode("utf-8")) == 4 and len("中".encode("utf-8")) == 3
+    assert len("👩".encode()) == 4 and len("中".encode()) == 3
 
 
 def test_corpora_are_nfc_with_unix_line_ends_on_disk():

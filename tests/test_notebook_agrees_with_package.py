@@ -17,8 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bpe_workshop import ByteLevelBPE
-from bpe_workshop import pairs
+from bpe_workshop import ByteLevelBPE, pairs
 
 NOTEBOOK = Path(__file__).resolve().parents[1] / "notebooks" / "04_byte_level_bpe.ipynb"
 TAUGHT = ("get_stats", "merge", "train", "decode", "encode")

@@ -4,7 +4,6 @@ import json
 
 import nbformat
 import pytest
-
 from notebook_files import NOTEBOOKS, all_notebooks, leftovers
 
 

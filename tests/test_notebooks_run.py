@@ -9,7 +9,6 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError
-
 from notebook_files import NOTEBOOKS, all_notebooks
 
 

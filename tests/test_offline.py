@@ -116,8 +116,9 @@ def test_encoding_name_must_be_a_string():
 
 
 def test_shipped_files_have_the_hashes_tiktoken_checks():
-    from tiktoken_ext import openai_public
     import inspect
+
+    from tiktoken_ext import openai_public
 
     source = inspect.getsource(openai_public)
     for files in offline._SHIPPED.values():

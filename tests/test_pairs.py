@@ -95,7 +95,7 @@ def test_records_are_frozen():
 
 
 def test_gpt4_pattern_is_tiktokens_cl100k_pattern():
-    assert GPT4_PATTERN == get_encoding("cl100k_base")._pat_str
+    assert get_encoding("cl100k_base")._pat_str == GPT4_PATTERN
 
 
 @pytest.mark.parametrize("text, chunks", [

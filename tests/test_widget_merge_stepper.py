@@ -34,7 +34,7 @@ def test_widget_merge_stepper_slider_changes_tokens_and_merge_shown(stepper):
     before = stepper.tokens.value
     stepper.slider.value = 1
     record = stepper.tokenizer.records[0]
-    assert f"Merge 1:" in stepper.info.value
+    assert "Merge 1:" in stepper.info.value
     assert f"counted {record.count:,} times in training" in stepper.info.value
     assert "vocabulary <b>257</b> tokens" in stepper.info.value
     assert stepper.tokens.value != before

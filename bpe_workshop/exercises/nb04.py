@@ -64,7 +64,7 @@ def check_get_stats(func) -> CheckResult:
     False
     """
     inputs = [([],), ([7],), ([1, 2],), ([1, 2, 3, 1, 2],), ([97, 97, 97],), ([5, 5, 5, 5],),
-              (list(b"aaabdaaabac"),), (list("hello 👋".encode("utf-8")),)]
+              (list(b"aaabdaaabac"),), (list("hello 👋".encode()),)]
 
     def hint(args, expected, got):
         if isinstance(got, dict) and sum(got.values()) < sum(expected.values()):

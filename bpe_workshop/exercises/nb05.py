@@ -11,7 +11,11 @@ from __future__ import annotations
 
 from bpe_workshop.exercises.core import CheckResult, check, shown
 from bpe_workshop.word_level import (
-    END_OF_WORD, WordLevelBPE, merge_vocab, merge_vocab_buggy, word_vocab,
+    END_OF_WORD,
+    WordLevelBPE,
+    merge_vocab,
+    merge_vocab_buggy,
+    word_vocab,
 )
 
 PAPER_VOCAB = {"l o w </w>": 5, "l o w e r </w>": 2, "n e w e s t </w>": 6, "w i d e s t </w>": 3}

@@ -25,8 +25,8 @@ from bpe_workshop.render.tables import (
 )
 from bpe_workshop.render.tokens import (
     TOKENS_CSS,
-    bytes_label,
     byte_units,
+    bytes_label,
     chunks_html,
     tokens_html,
     visible_text,

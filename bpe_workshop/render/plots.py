@@ -12,7 +12,7 @@ from __future__ import annotations
 import base64
 import html
 import io
-from typing import Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 import matplotlib.pyplot as plt
 from matplotlib.figure import Figure

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import html
 import unicodedata
-from typing import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from bpe_workshop.pairs import pair_order
 from bpe_workshop.render.tokens import PALETTE, TOKENS_CSS, bytes_label, visible_text
@@ -355,10 +355,10 @@ def _word_row(row) -> tuple[str, int, list[str]]:
     if hasattr(row, "word"):
         freq = getattr(row, "freq", None)
         if freq is None:
-            freq = getattr(row, "frequency")
+            freq = row.frequency
         symbols = getattr(row, "symbols", None)
         if symbols is None:
-            symbols = getattr(row, "split")
+            symbols = row.split
         return row.word, freq, list(symbols)
     word, freq, symbols = row
     return word, freq, list(symbols)

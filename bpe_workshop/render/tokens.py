@@ -19,7 +19,7 @@ from __future__ import annotations
 import functools
 import html
 from bisect import bisect_left
-from typing import Sequence
+from collections.abc import Sequence
 
 from bpe_workshop.token_text import byte_units, bytes_label, visible_char, visible_text
 

@@ -15,7 +15,6 @@ Left out: special tokens inside the passage (it is encoded as ordinary text).
 """
 from __future__ import annotations
 
-import html
 from collections import OrderedDict
 
 import ipywidgets as widgets

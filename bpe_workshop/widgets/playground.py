@@ -9,7 +9,7 @@ bytes: see the word-level stepper) and editing the token ids back into text.
 from __future__ import annotations
 
 import html
-from typing import Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 import ipywidgets as widgets
 

@@ -11,8 +11,7 @@ import html
 
 import ipywidgets as widgets
 
-from bpe_workshop.patterns import (GPT2_PATTERN, GPT4_PATTERN, WHITESPACE_PATTERN,
-                                   compile_pattern)
+from bpe_workshop.patterns import GPT2_PATTERN, GPT4_PATTERN, WHITESPACE_PATTERN, compile_pattern
 from bpe_workshop.render.tables import message_html
 from bpe_workshop.render.tokens import DEFAULT_MAX_TOKENS, TOKENS_CSS, tokens_html, visible_text
 from bpe_workshop.widgets._common import WidgetView, resolve_pattern, shows_errors, text_area

@@ -12,8 +12,12 @@ import html
 import ipywidgets as widgets
 
 from bpe_workshop.by_hand import count_pairs, replace_pairs_by_hand
-from bpe_workshop.render.tables import (message_html, pair_counts_html, replacement_table_html,
-                                        token_chip)
+from bpe_workshop.render.tables import (
+    message_html,
+    pair_counts_html,
+    replacement_table_html,
+    token_chip,
+)
 from bpe_workshop.render.tokens import TOKENS_CSS, visible_text
 from bpe_workshop.widgets._common import WidgetView, shows_errors
 
