@@ -142,7 +142,8 @@ def test_bad_input():
         decompress_by_hand("XdXac", [("Z", "aa")])
 
 
-MANY_SYMBOLS = "ZYXWVUTSRQPONMLKJIHGFEDCBA0123456789!#$%&*+-=?@^~"  # enough for any 40-character text
+# enough fresh symbols for any 40-character text
+MANY_SYMBOLS = "ZYXWVUTSRQPONMLKJIHGFEDCBA0123456789!#$%&*+-=?@^~"
 
 
 @given(

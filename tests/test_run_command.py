@@ -34,7 +34,8 @@ def fetch(url: str) -> str:
 @pytest.mark.skipif(shutil.which("make") is None, reason="make is not installed")
 def test_make_lab_serves_the_series(tmp_path):
     if not (ROOT / ".venv" / ".installed").exists():
-        pytest.skip("the run command is checked against the project's own .venv (make test builds it)")
+        pytest.skip("the run command is checked against the project's own .venv "
+                    "(make test builds it)")
     port, token = free_port(), secrets.token_hex(16)
     lab_args = (
         f"--no-browser --ip=127.0.0.1 --port={port} --IdentityProvider.token={token} "
