@@ -1,0 +1,71 @@
+"""What word-level training starts from and what it returns.
+
+A word starts as its characters plus the end-of-word marker ``</w>``, a symbol of its own.
+Trainers (``word_train_naive``, ``word_train_fast``) return a ``WordTraining``: one
+``WordMergeRecord`` per merge, and for every training word the step at which each of its
+starting symbols was joined onto the symbol before it. That is enough to draw any word's split
+at any step, in memory proportional to the words, not to words times steps.
+Nothing here computes anything beyond that.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+END_OF_WORD = "</w>"
+
+Pair = tuple[str, str]
+
+
+def initial_split(word: str) -> tuple[str, ...]:
+    """A word as its characters plus the end-of-word marker.
+
+    >>> initial_split("low")
+    ('l', 'o', 'w', '</w>')
+    """
+    return (*word, END_OF_WORD)
+
+
+@dataclass(frozen=True)
+class WordMergeRecord:
+    """What happened at one word-level training step.
+
+    >>> WordMergeRecord(step=1, pair=("e", "s"), new_symbol="es", count=9)
+    WordMergeRecord(step=1, pair=('e', 's'), new_symbol='es', count=9)
+    """
+
+    step: int  # 1-based
+    pair: Pair  # (left symbol, right symbol) that was merged
+    new_symbol: str  # left + right
+    count: int  # occurrences when chosen, weighted by word frequency (overlaps included)
+
+
+@dataclass(frozen=True)
+class WordTraining:
+    """All that training produced: the merges, and when each word's symbols were joined.
+
+    ``joined_at[i][k]`` is the step whose merge joined starting symbol ``k`` of word ``i``
+    (``initial_split`` order) onto the symbol before it, or 0 if no merge did. After the
+    merges of ``"low"`` ``('l', 'o')`` (step 1) and ``('lo', 'w')`` (step 2) it is
+    ``[0, 1, 2, 0]``: at step 1 the split is ``lo|w|</w>``, from step 2 on ``low|</w>``.
+
+    >>> split_at(initial_split("low"), [0, 1, 2, 0], 1)
+    ['lo', 'w', '</w>']
+    """
+
+    records: list[WordMergeRecord]
+    joined_at: list[list[int]]  # one list per distinct word, in first-seen order
+
+
+def split_at(symbols: tuple[str, ...], joined_at: list[int], step: int) -> list[str]:
+    """A word's split after the first ``step`` merges, from its starting symbols.
+
+    >>> split_at(("l", "o", "w", "</w>"), [0, 1, 2, 0], 2)
+    ['low', '</w>']
+    >>> split_at(("l", "o", "w", "</w>"), [0, 1, 2, 0], 0)
+    ['l', 'o', 'w', '</w>']
+    """
+    # a symbol starts wherever no merge of the first `step` joined it to its left neighbour
+    starts = [k for k, joined in enumerate(joined_at) if not 0 < joined <= step]
+    ends = [*starts[1:], len(symbols)]
+    return ["".join(symbols[start:end]) for start, end in zip(starts, ends)]

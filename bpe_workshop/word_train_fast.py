@@ -1,0 +1,154 @@
+"""Incremental word-level BPE training: the same merges as ``word_train_naive``, no recounting.
+
+The naive loop recounts every pair of every word for every merge. A merge of ``(a, b)`` into
+``ab`` only changes the words where ``a b`` stands: around each occurrence ``x a b y`` becomes
+``x ab y``, so ``(x, a)``, ``(a, b)`` and ``(b, y)`` lose one occurrence (weighted by the word's
+frequency) and ``(x, ab)``, ``(ab, y)`` gain one. This module keeps, as ``train_fast`` does for
+byte-level training:
+
+1. **the distinct words laid end to end**, one slot per starting symbol (characters and
+   ``</w>``), with a doubly linked list ``nxt``/``prv`` inside each word, so a merge rewrites
+   one slot and unlinks the next in constant time;
+2. **an index from each pair to the slots where it starts**, so a merge visits only its own
+   occurrences: one unspaced word of 30,000 characters is not walked whole for every merge.
+   Slots are only ever appended; one that no longer holds the pair is skipped when met;
+3. **a heap of pairs** keyed by ``pairs.pair_order`` (highest count, then the smallest pair as
+   strings), checked lazily when an entry reaches the top.
+
+Why the lazy heap is exact: a pair's count goes down when a merge takes occurrences from it,
+and goes up only where a merge creates it next to the new symbol. Those pairs are pushed again
+with their new count once the merge is done. So every pair always has an entry that states at
+least its current count: when the top entry is exact no other pair can beat it, and a stale
+one goes back with its current count. (A word-level symbol is a string, not a freshly minted
+id, so nothing here relies on a new symbol being new: pushing every pair that gained keeps the
+argument true even for a merge table where two merges make the same symbol.)
+
+Lineage: Larsson and Moffat's Re-Pair (1999) for the linked list, pair index and priority
+queue; Sennrich et al.'s ``learn_bpe`` (2016) for words counted once with their frequency.
+Left out: multiple threads, any approximation.
+"""
+
+from __future__ import annotations
+
+import heapq
+from array import array
+from collections import defaultdict
+
+from bpe_workshop.pairs import pair_order
+from bpe_workshop.word_records import Pair, WordMergeRecord, WordTraining, initial_split
+
+
+def learn_word_merges(word_counts: dict[str, int], num_merges: int) -> WordTraining:
+    """Learn up to ``num_merges`` merges from ``word_counts``: exactly ``word_train_naive``.
+
+    >>> training = learn_word_merges({"low": 5, "lower": 2, "newest": 6, "widest": 3}, 3)
+    >>> [(r.pair, r.count) for r in training.records]
+    [(('e', 's'), 9), (('es', 't'), 9), (('est', '</w>'), 9)]
+    >>> training.joined_at[2]  # newest: s joined at step 1, t at step 2, </w> at step 3
+    [0, 0, 0, 0, 1, 2, 3]
+    >>> learn_word_merges({"aaaa": 1}, 5).records[0].count  # overlaps count: a a a a
+    3
+    """
+    # lay the distinct words end to end, one slot per starting symbol
+    sym = []  # slot -> symbol at that slot ('' once merged into the slot before it)
+    nxt = array("i")  # slot -> next live slot in the same word (-1 at the word's end)
+    prv = array("i")  # slot -> previous live slot in the same word (-1 at its start)
+    weight = array("q")  # slot -> frequency of the word it belongs to
+    word_starts = []  # word index -> its first slot
+    where = defaultdict(list)  # (left, right) -> slots where the pair may start
+    counts = defaultdict(int)  # (left, right) -> occurrences, weighted by word frequency
+    for word, freq in word_counts.items():
+        symbols = initial_split(word)
+        start, end = len(sym), len(sym) + len(symbols)
+        word_starts.append(start)
+        sym.extend(symbols)
+        nxt.extend(range(start + 1, end))
+        nxt.append(-1)
+        prv.append(-1)
+        prv.extend(range(start, end - 1))
+        weight.extend([freq] * len(symbols))
+        for slot, pair in enumerate(zip(symbols, symbols[1:]), start):
+            where[pair].append(slot)
+            counts[pair] += freq
+    joined = array("i", bytes(4 * len(sym)))  # slot -> step that joined it to its left, or 0
+
+    heap = [pair_order(item) for item in counts.items() if item[1] >= 2]  # (-count, l, r)
+    heapq.heapify(heap)
+    records = []
+    for step in range(1, num_merges + 1):
+        # take the best pair; a stale entry goes back in with its current (lower) count
+        while heap:
+            neg_count, left, right = heap[0]
+            count = counts.get((left, right), 0)
+            if count == -neg_count:
+                break
+            if count >= 2:
+                heapq.heapreplace(heap, (-count, left, right))
+            else:
+                heapq.heappop(heap)
+        else:
+            break  # no pair occurs twice: stop, as the naive loop does
+        heapq.heappop(heap)
+        pair, new = (left, right), left + right
+        gained = set()  # pairs that gained occurrences, pushed once their counts are final
+
+        # subtle: left to right, like merge(): in "a a a" the first two a's merge, not the last two
+        for i in sorted(where.pop(pair)):
+            j = nxt[i]
+            if sym[i] != left or j == -1 or sym[j] != right:
+                continue  # this slot no longer holds the pair
+            w = weight[i]
+            p, k = prv[i], nxt[j]
+            # x a b y -> x ab y: (x, a), (a, b), (b, y) lose an occurrence; (x, ab), (ab, y) gain
+            _discount(counts, where, pair, w)
+            if p != -1:
+                _discount(counts, where, (sym[p], left), w)
+                _credit(counts, where, (sym[p], new), w, p, gained)
+            if k != -1:
+                _discount(counts, where, (right, sym[k]), w)
+                _credit(counts, where, (new, sym[k]), w, i, gained)
+            # rewrite slot i as the new symbol and unlink slot j
+            sym[i], sym[j] = new, ""
+            joined[j] = step
+            nxt[i] = k
+            if k != -1:
+                prv[k] = i
+        assert pair not in counts, "every occurrence of the merged pair was found and merged"
+        for gain in gained:
+            if counts.get(gain, 0) >= 2:
+                heapq.heappush(heap, pair_order((gain, counts[gain])))
+        records.append(WordMergeRecord(step=step, pair=pair, new_symbol=new, count=-neg_count))
+
+    ends = [*word_starts[1:], len(sym)]
+    joined_at = [joined[start:end].tolist() for start, end in zip(word_starts, ends)]
+    return WordTraining(records=records, joined_at=joined_at)
+
+
+def _credit(counts: dict, where: dict, pair: Pair, weight: int, slot: int, gained: set) -> None:
+    """Add ``weight`` occurrences of ``pair`` starting at ``slot``.
+
+    >>> counts, where, gained = defaultdict(int), defaultdict(list), set()
+    >>> _credit(counts, where, ("es", "t"), 6, 4, gained)
+    >>> dict(counts), dict(where), gained
+    ({('es', 't'): 6}, {('es', 't'): [4]}, {('es', 't')})
+    """
+    counts[pair] += weight
+    where[pair].append(slot)
+    gained.add(pair)
+
+
+def _discount(counts: dict, where: dict, pair: Pair, weight: int) -> None:
+    """Remove ``weight`` occurrences of ``pair``; forget its slots once none are left.
+
+    >>> counts, where = {("e", "s"): 9}, {("e", "s"): [4, 11]}
+    >>> _discount(counts, where, ("e", "s"), 9)
+    >>> counts, where
+    ({}, {})
+    """
+    remaining = counts[pair] - weight
+    if remaining:
+        counts[pair] = remaining
+    else:
+        # every slot listed for it is stale now; a later merge may make the pair anew
+        del counts[pair]
+        where.pop(pair, None)
