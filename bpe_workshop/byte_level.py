@@ -24,6 +24,7 @@ from pathlib import Path
 
 import regex
 
+from bpe_workshop import model_file
 from bpe_workshop.patterns import compile_pattern
 from bpe_workshop.records import MergeRecord
 
@@ -225,10 +226,15 @@ class ByteLevelBPE:
 
     @classmethod
     def load(cls, path: str | Path) -> ByteLevelBPE:
-        """Read a tokenizer written by :meth:`save` (the ``.model`` file)."""
-        from bpe_workshop.model_file import load
+        """Read a tokenizer written by :meth:`save`: the ``.model`` file, suffix optional.
 
-        return load(path)
+        A damaged file raises ValueError naming the file (and the line, where it is one line).
+        """
+        kwargs = model_file.load_byte_level(path)
+        try:
+            return cls(**kwargs)
+        except (TypeError, ValueError) as err:
+            raise ValueError(f"{path}: {err}") from None
 
     @classmethod
     def from_tiktoken(cls, name: str) -> ByteLevelBPE:
@@ -241,10 +247,14 @@ class ByteLevelBPE:
         return from_tiktoken(name)
 
     def save(self, prefix: str | Path) -> tuple[Path, Path]:
-        """Write ``prefix.model`` (to load back) and ``prefix.vocab`` (to read)."""
-        from bpe_workshop.model_file import save
+        """Write ``prefix.model`` (to load back) and ``prefix.vocab`` (to read).
 
-        return save(self, prefix)
+        ``prefix`` may end in ``.model``. Files saved before are replaced only once both new
+        ones are complete, so a failed save leaves them as they were.
+        """
+        return model_file.save_byte_level(prefix, merges=self.merges, pattern=self.pattern,
+                                          special_tokens=self.special_tokens,
+                                          byte_ids=self.byte_ids, vocab=self.vocab)
 
     def _check_byte_ids(self) -> None:
         if sorted(self.byte_ids) != list(range(256)):

@@ -1,11 +1,13 @@
-"""Save and load a ``ByteLevelBPE`` as plain text: a model file to load, a vocab file to read.
+"""Saving and loading both tokenizers as plain text; loading gives plain data, never code.
 
 Lineage: minbpe's ``.model`` / ``.vocab`` pair (a version line, the pattern, the special tokens,
 then one merge per line), extended with GPT-2's byte order and strict checking. Never pickle:
-a model file is data, and loading it runs no code.
+a model file is data, and loading it runs no code. This module knows the file formats only:
+``load_*`` return the keyword arguments of the tokenizer's constructor, and the classes build
+themselves from them (``ByteLevelBPE(**load_byte_level(path))``), so nothing here imports them.
 
-The ``.model`` format, version 1 (UTF-8, one item per line; strings are JSON-quoted so a
-pattern may hold newlines or quotes)::
+One header convention: ``bpe-workshop <kind> v<version>``. The byte-level ``.model`` file,
+version 1 (UTF-8, one item per line; strings are JSON-quoted so a pattern may hold newlines)::
 
     bpe-workshop byte-level v1
     pattern "'s|'t| ?\\\\p{L}+"           (or: pattern none)
@@ -16,33 +18,59 @@ pattern may hold newlines or quotes)::
     97 97                                (makes id 256)
     256 98                               (makes id 257, and so on)
 
-The ``.vocab`` file is for people only: one line per id with the token's text (whitespace and
-control characters made visible, bytes that are not UTF-8 in hex) and the pair merged to make it.
-Left out: records (counts) of training, which are not needed to encode.
+Beside it, the ``.vocab`` file is for people only: one line per id with the token's text
+(whitespace made visible, bytes that are not UTF-8 in hex) and the pair merged to make it.
+The word-level file (one file, any name), version 1; release 0.1.0 wrote the header
+``bpe-workshop word-level 1``, which still loads::
+
+    bpe-workshop word-level v1
+    alphabet ["a", "b", "e"]
+    merges 2
+    ["a", "b", 3]                        (left symbol, right symbol, training count)
+    ["ab", "</w>", 2]
+
+Saving never destroys the previous model: each file is written to a temporary file in the same
+folder, and only once every file is complete are they renamed over the old ones.
+Left out: byte-level training records (counts), which are not needed to encode.
 """
 
 from __future__ import annotations
 
 import json
+import os
+import secrets
 from pathlib import Path
 
-from bpe_workshop.byte_level import ByteLevelBPE
 from bpe_workshop.patterns import compile_pattern
-from bpe_workshop.text_file import read_text_lines
+from bpe_workshop.text_file import TextLines
 from bpe_workshop.token_text import bytes_label
+from bpe_workshop.word_records import END_OF_WORD
 
-MAGIC = "bpe-workshop byte-level"
-VERSION = 1
-HEADER = f"{MAGIC} v{VERSION}"
+BYTE_LEVEL_HEADER = "bpe-workshop byte-level v1"
+WORD_LEVEL_HEADER = "bpe-workshop word-level v1"
+OLD_WORD_LEVEL_HEADER = "bpe-workshop word-level 1"  # written by release 0.1.0
+HEADER = BYTE_LEVEL_HEADER
+_LOADERS = {"byte-level": "ByteLevelBPE.load", "word-level": "WordLevelBPE.load"}
+
+Pair = tuple[int, int]
 
 
-def save(tokenizer: ByteLevelBPE, prefix: str | Path) -> tuple[Path, Path]:
-    """Write ``prefix.model`` and ``prefix.vocab``; return both paths.
+# ----- byte level ---------------------------------------------------------------------------
 
-    >>> import tempfile, pathlib
-    >>> tok = ByteLevelBPE.train("aaabdaaabac", 259)
-    >>> folder = pathlib.Path(tempfile.mkdtemp())
-    >>> model_path, vocab_path = save(tok, folder / "wiki")
+
+def save_byte_level(prefix: str | os.PathLike, *, merges: dict[Pair, int], pattern: str | None,
+                    special_tokens: dict[str, int], byte_ids: list[int],
+                    vocab: dict[int, bytes]) -> tuple[Path, Path]:
+    """Write ``prefix.model`` and ``prefix.vocab`` (``prefix`` may end in ``.model``).
+
+    >>> import tempfile
+    >>> folder = tempfile.TemporaryDirectory()
+    >>> merges = {(97, 97): 256, (97, 98): 257, (256, 257): 258}
+    >>> vocab = {i: bytes([i]) for i in range(256)} | {256: b"aa", 257: b"ab", 258: b"aaab"}
+    >>> model_path, vocab_path = save_byte_level(Path(folder.name) / "wiki.model", merges=merges,
+    ...     pattern=None, special_tokens={}, byte_ids=list(range(256)), vocab=vocab)
+    >>> model_path.name, vocab_path.name
+    ('wiki.model', 'wiki.vocab')
     >>> print(model_path.read_text(), end="")
     bpe-workshop byte-level v1
     pattern none
@@ -52,40 +80,43 @@ def save(tokenizer: ByteLevelBPE, prefix: str | Path) -> tuple[Path, Path]:
     97 97
     97 98
     256 257
-    >>> load(model_path).encode("aaabdaaabac")
-    [258, 100, 258, 97, 99]
+    >>> load_byte_level(Path(folder.name) / "wiki")["merges"] == merges
+    True
+    >>> folder.cleanup()
     """
-    merges = tokenizer.merges
     if list(merges.values()) != list(range(256, 256 + len(merges))):
         raise ValueError("only merges minting ids 256, 257, ... in order can be saved")
-    prefix = Path(prefix)
-    model_path = prefix.with_name(prefix.name + ".model")
-    vocab_path = prefix.with_name(prefix.name + ".vocab")
-    lines = [HEADER]
-    lines.append("pattern none" if tokenizer.pattern is None
-                 else "pattern " + json.dumps(tokenizer.pattern))
-    identity = tokenizer.byte_ids == list(range(256))
-    lines.append("byte-ids identity" if identity
-                 else "byte-ids " + " ".join(map(str, tokenizer.byte_ids)))
-    lines.append(f"special-tokens {len(tokenizer.special_tokens)}")
-    for text, i in tokenizer.special_tokens.items():
-        lines.append(f"{i} {json.dumps(text)}")
+    base = _target(prefix, "prefix", "ByteLevelBPE.save", "models/my_tokenizer")
+    base = base.with_name(base.name.removesuffix(".model"))
+    model_path = base.with_name(base.name + ".model")
+    vocab_path = base.with_name(base.name + ".vocab")
+    for path in (base, model_path, vocab_path):
+        _not_a_folder(path)
+    lines = [BYTE_LEVEL_HEADER]
+    lines.append("pattern none" if pattern is None else "pattern " + json.dumps(pattern))
+    identity = list(byte_ids) == list(range(256))
+    lines.append("byte-ids identity" if identity else "byte-ids " + " ".join(map(str, byte_ids)))
+    lines.append(f"special-tokens {len(special_tokens)}")
+    lines.extend(f"{i} {json.dumps(text)}" for text, i in special_tokens.items())
     lines.append(f"merges {len(merges)}")
     lines.extend(f"{left} {right}" for left, right in merges)
-    model_path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    vocab_path.write_text(vocab_text(tokenizer), encoding="utf-8")
+    # the .vocab first: should the second rename fail, the .model that loads is still the old
+    _write_all([(vocab_path, vocab_text(merges, vocab, special_tokens)),
+                (model_path, "\n".join(lines) + "\n")])
     return model_path, vocab_path
 
 
-def vocab_text(tokenizer: ByteLevelBPE) -> str:
+def vocab_text(merges: dict[Pair, int], vocab: dict[int, bytes],
+               special_tokens: dict[str, int]) -> str:
     """The human-readable vocabulary: id, token, and where it came from, one line per id.
 
-    >>> print(vocab_text(ByteLevelBPE.train("aaabdaaabac", 259)).splitlines()[-1])
+    >>> vocab = {i: bytes([i]) for i in range(256)} | {256: b"aa", 257: b"ab", 258: b"aaab"}
+    >>> merges = {(97, 97): 256, (97, 98): 257, (256, 257): 258}
+    >>> print(vocab_text(merges, vocab, {}).splitlines()[-1])
        258  aaab  <- 256 aa + 257 ab
     """
-    made_from = {new_id: pair for pair, new_id in tokenizer.merges.items()}  # id -> pair
-    vocab = tokenizer.vocab
-    special_ids = tokenizer.inverse_special  # id -> special token text
+    made_from = {new_id: pair for pair, new_id in merges.items()}  # id -> pair
+    special_ids = {i: text for text, i in special_tokens.items()}  # id -> special token text
     lines = ["# id, token (space shown as ⋅, bytes that are not UTF-8 as <hex>), made from"]
     for i in sorted(vocab):
         if i in special_ids:
@@ -99,69 +130,14 @@ def vocab_text(tokenizer: ByteLevelBPE) -> str:
     return "\n".join(lines) + "\n"
 
 
-class _Lines:
-    """The lines of a model file, read one at a time, with errors naming file and line."""
+def load_byte_level(path: str | os.PathLike) -> dict:
+    """Read a ``.model`` file: ``ByteLevelBPE``'s keyword arguments, checked line by line.
 
-    def __init__(self, path: Path, lines: list[str]):
-        self.path, self.lines, self.number = path, lines, 0
-
-    def error(self, message: str, number: int | None = None,
-              fix: str = "this is not a valid model file written by ByteLevelBPE.save "
-                         "(save the tokenizer again)") -> ValueError:
-        where = f"{self.path}, line {self.number if number is None else number}"
-        return ValueError(f"{where}: {message}; {fix}")
-
-    def next(self, what: str) -> str:
-        if self.number >= len(self.lines):
-            self.number += 1
-            raise self.error(f"the file ends where {what} was expected (truncated?)")
-        line = self.lines[self.number]
-        self.number += 1
-        return line
-
-    def keyword(self, keyword: str) -> str:
-        """The rest of the next line, which must start with ``keyword``."""
-        line = self.next(f"'{keyword} ...'")
-        head, _, rest = line.partition(" ")
-        if head != keyword or not rest:
-            raise self.error(f"expected '{keyword} ...', got {line[:60]!r}")
-        return rest
-
-    def count(self, keyword: str) -> int:
-        rest = self.keyword(keyword)
-        if not rest.isdigit():
-            raise self.error(f"expected a count after '{keyword}', got {rest[:60]!r}")
-        return int(rest)
-
-    def string(self, text: str) -> str:
-        try:
-            value = json.loads(text)
-        except json.JSONDecodeError:
-            value = None
-        if not isinstance(value, str):
-            raise self.error(f"expected a JSON-quoted string, got {text[:60]!r}")
-        return value
-
-    def ints(self, text: str, n: int) -> list[int]:
-        parts = text.split(" ")
-        if len(parts) != n or not all(p.isdigit() and p.isascii() for p in parts):
-            raise self.error(f"expected {n} whole numbers separated by spaces, got {text[:60]!r}")
-        return [int(p) for p in parts]
-
-
-def load(path: str | Path) -> ByteLevelBPE:
-    """Read a ``.model`` file written by :func:`save`; ValueError names file and line if bad."""
-    path = Path(path)
-    lines = _Lines(path, read_text_lines(path, "ByteLevelBPE.save"))
-    # header: magic and version
-    header = lines.next("the header line")
-    if not header.startswith(MAGIC + " v"):
-        raise lines.error(f"expected the header {HEADER!r}, got {header[:60]!r}")
-    if header != HEADER:
-        raise lines.error(f"this file is format {header!r}, but this version of bpe_workshop "
-                          f"reads only {HEADER!r}",
-                          fix="load it with the bpe_workshop version that wrote it, or train "
-                              "and save the tokenizer again")
+    ``path`` may leave out the ``.model`` suffix. Returns ``merges``, ``pattern``,
+    ``special_tokens`` and ``byte_ids``; a damaged file raises ValueError naming file and line.
+    """
+    lines = TextLines.read(_model_path(path), "ByteLevelBPE.save")
+    _check_header(lines, BYTE_LEVEL_HEADER)
     # split pattern
     rest = lines.keyword("pattern")
     pattern = None if rest == "none" else lines.string(rest)
@@ -175,13 +151,25 @@ def load(path: str | Path) -> ByteLevelBPE:
     byte_ids = list(range(256)) if rest == "identity" else lines.ints(rest, 256)
     if sorted(byte_ids) != list(range(256)):
         raise lines.error("byte-ids must hold each id 0..255 once")
-    # special tokens: id and JSON-quoted text; checked once the merges are known
+    # special tokens: id and JSON-quoted text; their ids are checked once the merges are known
     special_tokens = {}  # special token text -> id
+    line_of = {}  # special token text -> its line number
     special_at = lines.number + 1  # the line number of the 'special-tokens' line
     for _ in range(lines.count("special-tokens")):
         id_text, _, name = lines.next("a special token line").partition(" ")
         (i,) = lines.ints(id_text, 1)
-        special_tokens[lines.string(name)] = i
+        text = lines.string(name)
+        if not text:
+            raise lines.error("a special token's text is empty")
+        if text in special_tokens:
+            raise lines.error(f"the special token {text!r} is given twice, on lines "
+                              f"{line_of[text]} and {lines.number}",
+                              fix="keep one line per special token, with its id")
+        if i in special_tokens.values():
+            other = next(t for t, j in special_tokens.items() if j == i)
+            raise lines.error(f"special tokens {other!r} and {text!r} both have id {i}; "
+                              f"give each one its own id")
+        special_tokens[text], line_of[text] = i, lines.number
     # merges: the i-th line makes id 256 + i from two ids that exist already
     merges = {}  # (left id, right id) -> new id
     for i in range(lines.count("merges")):
@@ -189,10 +177,162 @@ def load(path: str | Path) -> ByteLevelBPE:
         if left >= 256 + i or right >= 256 + i or (left, right) in merges:
             raise lines.error(f"merge {left} {right} uses an id not made yet or repeats a merge")
         merges[left, right] = 256 + i
-    if lines.number < len(lines.lines):
-        lines.number += 1
-        raise lines.error("unexpected text after the last merge")
+    lines.end("the last merge")
+    first_free = 256 + len(merges)
+    for text, i in special_tokens.items():
+        if i < first_free:
+            raise lines.error(
+                f"special token {text!r} has id {i}, which collides with the byte and merge ids "
+                f"0..{first_free - 1}; give it an id of its own, e.g. {{{text!r}: {first_free}}}",
+                special_at)
+    return {"merges": merges, "pattern": pattern, "special_tokens": special_tokens,
+            "byte_ids": byte_ids}
+
+
+# ----- word level ---------------------------------------------------------------------------
+
+
+def save_word_level(path: str | os.PathLike, *, alphabet: list[str], merges: list[tuple[str, str]],
+                    counts: list[int]) -> Path:
+    """Write the alphabet and merges (with their training counts) to ``path``; return it.
+
+    >>> import tempfile
+    >>> folder = tempfile.TemporaryDirectory()
+    >>> path = save_word_level(Path(folder.name) / "toy.wordbpe", alphabet=["a", "b"],
+    ...                        merges=[("a", "b"), ("ab", "</w>")], counts=[3, 2])
+    >>> print(path.read_text(), end="")
+    bpe-workshop word-level v1
+    alphabet ["a", "b"]
+    merges 2
+    ["a", "b", 3]
+    ["ab", "</w>", 2]
+    >>> load_word_level(path)
+    {'alphabet': ['a', 'b'], 'merges': [('a', 'b'), ('ab', '</w>')], 'counts': [3, 2]}
+    >>> folder.cleanup()
+    """
+    path = _target(path, "path", "WordLevelBPE.save", "models/my_words.wordbpe")
+    _not_a_folder(path)
+    lines = [WORD_LEVEL_HEADER, "alphabet " + json.dumps(list(alphabet)), f"merges {len(merges)}"]
+    lines.extend(json.dumps([left, right, count]) for (left, right), count in zip(merges, counts))
+    _write_all([(path, "\n".join(lines) + "\n")])  # json escapes all but ASCII
+    return path
+
+
+def load_word_level(path: str | os.PathLike) -> dict:
+    """Read a word-level model file: ``WordLevelBPE``'s ``alphabet``, ``merges`` and ``counts``.
+
+    A damaged file raises ValueError naming file and line.
+    """
+    lines = TextLines.read(Path(path), "WordLevelBPE.save")
+    _check_header(lines, WORD_LEVEL_HEADER, old=OLD_WORD_LEVEL_HEADER)
+    sorted_chars = "a sorted JSON list of distinct single characters"
+    alphabet = lines.json(lines.keyword("alphabet"), sorted_chars)
+    if not (isinstance(alphabet, list) and all(isinstance(ch, str) and len(ch) == 1
+                                               for ch in alphabet)
+            and alphabet == sorted(set(alphabet))):
+        raise lines.error(f"the alphabet must be {sorted_chars}")
+    known = {*alphabet, END_OF_WORD}  # symbols a merge may join
+    merges, counts = [], []
+    expected = 'a merge as ["left", "right", count]'
+    for k in range(lines.count("merges")):
+        text = lines.next(f"merge {k + 1}")
+        item = lines.json(text, expected)
+        if not (isinstance(item, list) and len(item) == 3
+                and all(isinstance(symbol, str) for symbol in item[:2])
+                and type(item[2]) is int and item[2] >= 0):
+            raise lines.error(f"expected {expected}, got {text[:60]!r}")
+        left, right, count = item
+        for symbol in (left, right):
+            if symbol not in known:
+                raise lines.error(f"merge uses {symbol!r}, which no earlier line defines")
+        merges.append((left, right))
+        counts.append(count)
+        known.add(left + right)
+    lines.end(f"the {len(merges)} merges")
+    return {"alphabet": alphabet, "merges": merges, "counts": counts}
+
+
+# ----- shared -------------------------------------------------------------------------------
+
+
+def _check_header(lines: TextLines, header: str, old: str | None = None) -> None:
+    """The first line must be ``header`` (or the older spelling ``old``)."""
+    line = lines.next("the header line")
+    if line == header or (old is not None and line == old):
+        return
+    magic = header.rsplit(" ", 1)[0]  # "bpe-workshop byte-level"
+    if line.startswith(magic + " "):
+        raise lines.error(f"this file is format {line!r}, but this version of bpe_workshop reads "
+                          f"only {header!r}",
+                          fix="load it with the bpe_workshop version that wrote it, or train "
+                              "and save the tokenizer again")
+    kind = line.removeprefix("bpe-workshop ").split(" ")[0]
+    if line.startswith("bpe-workshop ") and kind in _LOADERS:
+        raise lines.error(f"expected the header {header!r}, got {line[:60]!r}",
+                          fix=f"this is a {kind} model file: load it with {_LOADERS[kind]}")
+    raise lines.error(f"expected the header {header!r}, got {line[:60]!r}")
+
+
+def _model_path(path: str | os.PathLike) -> Path:
+    """The ``.model`` file meant by ``path``, which may leave out the suffix."""
+    path = Path(path)
+    if path.suffix == ".vocab":
+        raise ValueError(f"{path} is the vocabulary for people to read; load the model file "
+                         f"{path.with_suffix('.model')} instead")
+    candidates = [path] if path.suffix == ".model" else [path, path.with_name(path.name + ".model")]
+    for candidate in candidates:
+        if candidate.is_file():
+            return candidate
+    if path.is_dir():
+        raise ValueError(f"{str(path)!r} is a folder; pass the model file inside it, "
+                         f"e.g. {str(path / 'tokenizer.model')!r}")
+    raise FileNotFoundError(f"no model file {' or '.join(map(str, candidates))}; "
+                            f"write one with ByteLevelBPE.save(prefix)")
+
+
+def _target(path: object, what: str, writer: str, example: str) -> Path:
+    """The path to save to, checked before anything is written."""
+    if not isinstance(path, (str, os.PathLike)):
+        raise TypeError(f"{what} must be a str or a pathlib.Path, e.g. {writer}({example!r}), "
+                        f"got {type(path).__name__}")
+    text = os.fspath(path)
+    if not isinstance(text, str) or not text.strip() or text.endswith(("/", os.sep)):
+        raise ValueError(f"{what} must name a file to write, e.g. {writer}({example!r}), "
+                         f"got {text!r}")
+    path = Path(text)
+    if path.name in ("", ".", "..", ".model"):
+        raise ValueError(f"{what} must name a file to write, e.g. {writer}({example!r}), "
+                         f"got {text!r}")
+    if not path.parent.is_dir():
+        raise FileNotFoundError(f"the folder {str(path.parent)!r} does not exist; create it "
+                                f"first, e.g. Path({str(path.parent)!r}).mkdir(parents=True)")
+    return path
+
+
+def _not_a_folder(path: Path) -> None:
+    if path.is_dir():
+        raise ValueError(f"{str(path)!r} is a folder; name a file inside it, e.g. "
+                         f"{str(path / 'tokenizer')!r}")
+
+
+def _write_all(files: list[tuple[Path, str]]) -> None:
+    """Write every file, or none: temporary files first, renamed over the old ones at the end.
+
+    On any failure (a full disk, a size limit, an interruption) the temporary files are
+    removed and the old files are left as they were.
+    """
+    temporary = []
     try:
-        return ByteLevelBPE(merges, pattern, special_tokens, byte_ids=byte_ids)
-    except (TypeError, ValueError) as err:  # only the special tokens are left to check
-        raise lines.error(str(err), special_at) from None
+        for path, text in files:
+            temp = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
+            temporary.append(temp)
+            with open(temp, "x", encoding="utf-8", newline="\n") as file:
+                file.write(text)
+                file.flush()
+                os.fsync(file.fileno())
+        for temp, (path, _) in zip(temporary, files):
+            os.replace(temp, path)
+    except BaseException:
+        for temp in temporary:
+            temp.unlink(missing_ok=True)
+        raise
