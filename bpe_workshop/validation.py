@@ -1,0 +1,168 @@
+"""Checks for arguments, with one phrasing for every type and range error in the package.
+
+Each message names the argument, says what it got, and shows a value that works, e.g.
+``vocab_size must be an int, got str '512'; pass e.g. vocab_size=512``. A ``bool`` is never
+accepted as an int (``True`` is a Python int, but nobody means id 1 by it).
+Left out: anything about meaning (whether an id exists, whether a pattern splits well); the
+modules that know the meaning check that themselves.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+_NO_EXAMPLE = object()
+
+
+def describe(value: Any) -> str:
+    """How a wrong value is named in a message: its type, then a short repr.
+
+    >>> describe("512"), describe(None), describe(3.5)
+    ("str '512'", 'None', 'float 3.5')
+    """
+    if value is None:
+        return "None"
+    shown = repr(value)
+    if len(shown) > 40:
+        shown = shown[:37] + "..."
+    return f"{type(value).__name__} {shown}"
+
+
+def _suggestion(name: str, example: Any) -> str:
+    """``"; pass e.g. name=example"`` (just ``"; e.g. ..."`` when ``name`` is not a keyword)."""
+    if example is _NO_EXAMPLE:
+        return ""
+    shown = example.code if isinstance(example, Code) else repr(example)
+    if name.isidentifier():
+        return f"; pass e.g. {name}={shown}"
+    return f"; e.g. {shown}"
+
+
+class Code(str):
+    """An example written as code, shown without quotes (``Code("lambda *a: None")``)."""
+
+    @property
+    def code(self) -> str:
+        return str(self)
+
+
+def require_str(value: Any, name: str, *, hint: str | None = None) -> str:
+    """``value`` if it is a ``str``, else a TypeError saying how to get one.
+
+    >>> require_str("hi", "text")
+    'hi'
+    >>> require_str(b"hi", "text")
+    Traceback (most recent call last):
+    ...
+    TypeError: text must be a str, got bytes (decode bytes first, e.g. data.decode('utf-8'))
+    >>> require_str(3, "text")
+    Traceback (most recent call last):
+    ...
+    TypeError: text must be a str, got int 3
+    """
+    if isinstance(value, str):
+        return value
+    if isinstance(value, (bytes, bytearray)):
+        got = f"{type(value).__name__} (decode bytes first, e.g. data.decode('utf-8'))"
+    else:
+        got = describe(value)
+    raise TypeError(f"{name} must be a str, got {got}{f'; {hint}' if hint else ''}")
+
+
+def require_int(
+    value: Any,
+    name: str,
+    *,
+    minimum: int | None = None,
+    maximum: int | None = None,
+    example: Any = _NO_EXAMPLE,
+    why: str | None = None,
+) -> int:
+    """``value`` if it is an int (not a bool) within ``[minimum, maximum]``, else an error.
+
+    A wrong type is a TypeError, a value out of range a ValueError; ``why`` explains the bound.
+
+    >>> require_int(512, "vocab_size", minimum=256)
+    512
+    >>> require_int("512", "vocab_size", example=512)
+    Traceback (most recent call last):
+    ...
+    TypeError: vocab_size must be an int, got str '512'; pass e.g. vocab_size=512
+    >>> require_int(True, "vocab_size", example=512)
+    Traceback (most recent call last):
+    ...
+    TypeError: vocab_size must be an int, got bool True; pass e.g. vocab_size=512
+    >>> require_int(100, "vocab_size", minimum=256, example=512, why="the byte tokens")
+    Traceback (most recent call last):
+    ...
+    ValueError: vocab_size must be at least 256 (the byte tokens), got 100; pass e.g. vocab_size=512
+    >>> require_int(-1, "id", minimum=0, maximum=9)
+    Traceback (most recent call last):
+    ...
+    ValueError: id must be between 0 and 9, got -1
+    """
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{name} must be an int, got {describe(value)}"
+                        f"{_suggestion(name, example)}")
+    low = minimum is not None and value < minimum
+    high = maximum is not None and value > maximum
+    if low or high:
+        if minimum is not None and maximum is not None:
+            bound = f"between {minimum} and {maximum}"
+        elif low:
+            bound = f"at least {minimum}"
+        else:
+            bound = f"at most {maximum}"
+        because = f" ({why})" if why else ""
+        raise ValueError(f"{name} must be {bound}{because}, got {value}"
+                         f"{_suggestion(name, example)}")
+    return value
+
+
+def require_number(
+    value: Any,
+    name: str,
+    *,
+    above: float | None = None,
+    below: float | None = None,
+    example: Any = _NO_EXAMPLE,
+) -> float:
+    """``value`` if it is an int or float (not a bool) strictly between ``above`` and ``below``.
+
+    >>> require_number(0.1, "fraction", above=0, below=1)
+    0.1
+    >>> require_number(1.5, "fraction", above=0, below=1, example=0.1)
+    Traceback (most recent call last):
+    ...
+    ValueError: fraction must be between 0 and 1, got 1.5; pass e.g. fraction=0.1
+    """
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise TypeError(f"{name} must be a number, got {describe(value)}"
+                        f"{_suggestion(name, example)}")
+    if (above is not None and not value > above) or (below is not None and not value < below):
+        if above is not None and below is not None:
+            bound = f"between {above} and {below}"
+        elif above is not None:
+            bound = f"above {above}"
+        else:
+            bound = f"below {below}"
+        raise ValueError(f"{name} must be {bound}, got {value}{_suggestion(name, example)}")
+    return value
+
+
+def require_callable(value: Any, name: str, *, example: str | None = None) -> Callable:
+    """``value`` if it can be called, else a TypeError; ``example`` is code that would work.
+
+    >>> require_callable(print, "progress") is print
+    True
+    >>> require_callable(5, "progress", example="print")
+    Traceback (most recent call last):
+    ...
+    TypeError: progress must be a function (something callable), got int 5; pass e.g. progress=print
+    """
+    if callable(value):
+        return value
+    shown = _NO_EXAMPLE if example is None else Code(example)
+    raise TypeError(f"{name} must be a function (something callable), got {describe(value)}"
+                    f"{_suggestion(name, shown)}")
