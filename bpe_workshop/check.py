@@ -1,0 +1,374 @@
+"""The set-up check attendees run the day before a workshop: ``make check``.
+
+Without make: ``python -m bpe_workshop.check``. One line per check, ✅ or ❌, and under each ❌
+the command or step that fixes it; the exit status is 1 when anything failed, 0 otherwise.
+
+What it checks, in order:
+
+- the Python version against the package's own ``requires-python``;
+- every dependency the package declares (read from its installed metadata, so the list never
+  drifts from ``pyproject.toml``): importable, with its version, and the version allowed;
+- the two JupyterLab front-end extensions the series needs: ipywidgets' widget manager (without
+  it every widget shows as a line of text) and RISE (the slides);
+- GPT-2's and GPT-4's encodings loading offline and giving their known ids for "hello world";
+- matplotlib drawing a chart (Agg, into memory);
+- the corpora the notebooks train on;
+- a tiny training run that round-trips its text.
+
+It writes nothing outside one temporary folder, which it deletes: tiktoken's cache is pointed
+there for the run and no bytecode is written.
+
+A check is a function that returns a short description of what it found, or raises
+:class:`CheckFailed` with what went wrong and the fix::
+
+    >>> def python_is_here():
+    ...     return "found"
+    >>> run_one("demo", python_is_here).ok
+    True
+    >>> def broken():
+    ...     raise CheckFailed("no such thing", fix="install it")
+    >>> result = run_one("demo", broken)
+    >>> result.ok, result.detail, result.fix
+    (False, 'no such thing', 'install it')
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.metadata as metadata
+import io
+import json
+import os
+import re
+import sys
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+DISTRIBUTION = "bpe-workshop"
+
+# The labextensions the series needs:
+# (package name in JupyterLab, what it is for, the Python package that installs it)
+LAB_EXTENSIONS = (
+    ("@jupyter-widgets/jupyterlab-manager", "ipywidgets front end", "jupyterlab_widgets"),
+    ("jupyterlab-rise", "RISE slides", "jupyterlab-rise"),
+)
+
+# Encoding name -> the ids tiktoken gives "hello world" (GPT-2 and GPT-4).
+KNOWN_IDS = {"gpt2": [31373, 995], "cl100k_base": [15339, 1917]}
+
+DATA_FILES = ("english.txt", "multilingual.txt")
+
+
+class CheckFailed(Exception):
+    """A check found a problem: ``str(err)`` says what, ``err.fix`` how to fix it."""
+
+    def __init__(self, problem: str, fix: str) -> None:
+        super().__init__(problem)
+        self.fix = fix
+
+
+@dataclass(frozen=True)
+class Result:
+    name: str
+    ok: bool
+    detail: str
+    fix: str = ""
+
+
+def run_one(name: str, check: Callable[[], str]) -> Result:
+    """Run one check; any exception other than :class:`CheckFailed` is a failure too."""
+    try:
+        return Result(name, True, check())
+    except CheckFailed as err:
+        return Result(name, False, str(err), err.fix)
+    except Exception as err:  # noqa: BLE001 - a broken install raises anything; report it
+        return Result(name, False, f"{type(err).__name__}: {err}", reinstall_fix())
+
+
+def reinstall_fix() -> str:
+    """The command that reinstalls the package and its dependencies into this Python."""
+    return (
+        f'reinstall from the repository folder: "{sys.executable}" -m pip install -e ".[test]"'
+        " (with make: make clean, then make check)"
+    )
+
+
+# -- parsing the package's own metadata ------------------------------------------------------
+
+
+def declared_dependencies() -> list[tuple[str, str]]:
+    """``(distribution name, version specifier)`` for each run-time dependency (no extras).
+
+    >>> ("tiktoken", ">=0.7") in declared_dependencies()
+    True
+    >>> any(name == "pytest" for name, _ in declared_dependencies())
+    False
+    """
+    found = []
+    for line in metadata.requires(DISTRIBUTION) or []:
+        requirement, _, marker = line.partition(";")
+        if "extra" in marker:
+            continue
+        match = re.match(r"\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s*(?:\[[^\]]*\])?\s*(.*)", requirement)
+        assert match, f"unreadable requirement {line!r}"
+        found.append((match.group(1), match.group(2).strip().strip("()")))
+    return found
+
+
+def version_tuple(version: str) -> tuple[int, ...]:
+    """The leading numbers of a version string.
+
+    >>> version_tuple("3.10.0rc1"), version_tuple("2022.1.18")
+    ((3, 10, 0), (2022, 1, 18))
+    """
+    numbers = []
+    for part in version.split("."):
+        match = re.match(r"\d+", part)
+        if not match:
+            break
+        numbers.append(int(match.group()))
+        if match.group() != part:
+            break
+    return tuple(numbers)
+
+
+def satisfies(version: str, specifier: str) -> bool:
+    """Whether ``version`` meets every ``>=``/``>``/``<``/``<=``/``==``/``!=`` clause.
+
+    >>> satisfies("3.11.2", ">=3.11"), satisfies("3.10.9", ">=3.11"), satisfies("8.1", "")
+    (True, False, True)
+    >>> satisfies("4.0", ">=3.6,<4")
+    False
+    """
+    have = version_tuple(version)
+    compare = {
+        ">=": lambda a, b: a >= b,
+        ">": lambda a, b: a > b,
+        "<=": lambda a, b: a <= b,
+        "<": lambda a, b: a < b,
+        "==": lambda a, b: a == b,
+        "!=": lambda a, b: a != b,
+    }
+    for clause in filter(None, (c.strip() for c in specifier.split(","))):
+        match = re.match(r"(>=|<=|==|!=|>|<)\s*(\S+)", clause)
+        if not match:
+            continue  # ~= and friends: not used by this package
+        operator, wanted = match.groups()
+        wanted_tuple = version_tuple(wanted)
+        width = max(len(have), len(wanted_tuple))
+        left = have + (0,) * (width - len(have))
+        right = wanted_tuple + (0,) * (width - len(wanted_tuple))
+        if not compare[operator](left, right):
+            return False
+    return True
+
+
+def module_names(distribution: str) -> list[str]:
+    """The top-level modules an installed distribution provides (for importing it).
+
+    >>> module_names("jupyterlab-rise")
+    ['jupyterlab_rise']
+    """
+    dist = metadata.distribution(distribution)
+    # Some wheels list sub-modules too ("sentencepiece/__init__"): keep the top level only.
+    listed = {line.split("/")[0] for line in (dist.read_text("top_level.txt") or "").split()}
+    if listed:
+        return sorted(listed)
+    folders = {Path(str(f)).parts[0] for f in dist.files or [] if str(f).endswith("__init__.py")}
+    return sorted(folders) or [distribution.replace("-", "_").lower()]
+
+
+# -- the checks ------------------------------------------------------------------------------
+
+
+def check_python() -> str:
+    wanted = metadata.metadata(DISTRIBUTION)["Requires-Python"] or ""
+    have = ".".join(map(str, sys.version_info[:3]))
+    if not satisfies(have, wanted):
+        raise CheckFailed(
+            f"Python {have}, the series needs {wanted}",
+            "install Python 3.11 or newer (python.org, or conda), then recreate the venv with it:"
+            " make clean && make check PYTHON=python3.11",
+        )
+    return f"Python {have} (needs {wanted})"
+
+
+def check_dependency(distribution: str, specifier: str) -> Callable[[], str]:
+    def check() -> str:
+        try:
+            version = metadata.version(distribution)
+        except metadata.PackageNotFoundError:
+            raise CheckFailed(f"{distribution} is not installed", reinstall_fix()) from None
+        for name in module_names(distribution):
+            try:
+                importlib.import_module(name)
+            except Exception as err:  # noqa: BLE001 - a broken package raises anything
+                raise CheckFailed(
+                    f"{distribution} {version} is installed but `import {name}` fails: "
+                    f"{type(err).__name__}: {err}",
+                    reinstall_fix(),
+                ) from None
+        if not satisfies(version, specifier):
+            raise CheckFailed(
+                f"{distribution} {version} is too old or too new (needs {specifier})",
+                f'"{sys.executable}" -m pip install "{distribution}{specifier}"',
+            )
+        return f"{distribution} {version}" + (f" (needs {specifier})" if specifier else "")
+
+    return check
+
+
+def labextension_dirs() -> list[Path]:
+    """Where JupyterLab looks for prebuilt extensions, as ``jupyter labextension list`` does."""
+    from jupyter_core.paths import jupyter_path
+
+    return [Path(folder) for folder in jupyter_path("labextensions")]
+
+
+def check_labextension(package: str, purpose: str, provider: str) -> Callable[[], str]:
+    def check() -> str:
+        for folder in labextension_dirs():
+            manifest = folder / package / "package.json"
+            if manifest.is_file():
+                version = json.loads(manifest.read_text(encoding="utf-8")).get("version", "?")
+                return f"JupyterLab extension {package} {version} ({purpose})"
+        raise CheckFailed(
+            f"JupyterLab has no {package} extension ({purpose}); without it "
+            + ("widgets show as a line of text" if "widgets" in package else "there are no slides"),
+            f'"{sys.executable}" -m pip install --force-reinstall --no-deps {provider}, '
+            "then restart JupyterLab",
+        )
+
+    return check
+
+
+def check_encodings() -> str:
+    from bpe_workshop.offline import get_encoding
+
+    shown = []
+    for name, ids in KNOWN_IDS.items():
+        got = get_encoding(name).encode("hello world")
+        if got != ids:
+            raise CheckFailed(
+                f"{name} encodes 'hello world' as {got}, expected {ids}", reinstall_fix()
+            )
+        shown.append(f"{name} {got}")
+    return "offline encodings: 'hello world' -> " + ", ".join(shown)
+
+
+def check_matplotlib() -> str:
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    figure = Figure(figsize=(2, 1))
+    FigureCanvasAgg(figure)
+    figure.add_subplot().bar(["a", "b"], [3, 1])
+    png = io.BytesIO()
+    figure.savefig(png, format="png")
+    if not png.getvalue().startswith(b"\x89PNG"):
+        raise CheckFailed("matplotlib drew no PNG", reinstall_fix())
+    return f"matplotlib draws (a {len(png.getvalue()):,}-byte PNG)"
+
+
+def check_data() -> str:
+    from bpe_workshop import corpora
+
+    sizes = []
+    for name in DATA_FILES:
+        try:
+            path = corpora.data_path(name)
+        except (FileNotFoundError, ValueError) as err:
+            raise CheckFailed(
+                str(err), "run the check from a full clone of the repository (git clone ...)"
+            ) from None
+        sizes.append(f"{name} {path.stat().st_size // 1024} KB")
+    try:
+        corpora.load_stdlib_code(max_bytes=20_000)
+    except FileNotFoundError:
+        raise CheckFailed(
+            "this Python ships no standard-library source files (notebook 07 trains on them)",
+            "install a full Python (Debian/Ubuntu: apt-get install python3-full)",
+        ) from None
+    return "data files: " + ", ".join(sizes) + ", standard-library sources"
+
+
+def check_training() -> str:
+    from bpe_workshop import GPT4_PATTERN, ByteLevelBPE
+    from bpe_workshop.corpora import load_english
+
+    text = load_english()[:3000]
+    tok = ByteLevelBPE.train(text, vocab_size=256 + 20, pattern=GPT4_PATTERN)
+    ids = tok.encode(text)
+    if tok.decode(ids) != text or len(ids) >= len(text.encode("utf-8")):
+        raise CheckFailed("a tiny training run does not round-trip its text", reinstall_fix())
+    return f"tiny training run: 20 merges, {len(text.encode('utf-8')):,} bytes -> {len(ids):,} ids"
+
+
+def all_checks() -> list[tuple[str, Callable[[], str]]]:
+    checks: list[tuple[str, Callable[[], str]]] = [("python", check_python)]
+    try:
+        dependencies = declared_dependencies()
+    except metadata.PackageNotFoundError:
+        return checks + [("package", _not_installed)]
+    checks += [(name, check_dependency(name, spec)) for name, spec in dependencies]
+    checks += [(package, check_labextension(package, *rest)) for package, *rest in LAB_EXTENSIONS]
+    checks += [
+        ("encodings", check_encodings),
+        ("matplotlib", check_matplotlib),
+        ("data", check_data),
+        ("training", check_training),
+    ]
+    return checks
+
+
+def _not_installed() -> str:
+    raise CheckFailed(
+        f"the {DISTRIBUTION} package is not installed in this Python", reinstall_fix()
+    )
+
+
+# -- printing --------------------------------------------------------------------------------
+
+
+def marks(stream) -> tuple[str, str]:
+    """✅/❌, or plain words where the console cannot show them (older Windows consoles)."""
+    try:
+        "✅❌".encode(stream.encoding or "ascii")
+    except (UnicodeEncodeError, LookupError):
+        return "[ok]", "[FAILED]"
+    return "✅", "❌"
+
+
+def main(stream=None) -> int:
+    """Run every check, print one line each (and the fix under each failure); 0 if all pass."""
+    stream = stream or sys.stdout
+    good, bad = marks(stream)
+    sys.dont_write_bytecode = True
+    saved = os.environ.get("TIKTOKEN_CACHE_DIR")
+    failures = 0
+    with tempfile.TemporaryDirectory(prefix="bpe-workshop-check-") as scratch:
+        os.environ["TIKTOKEN_CACHE_DIR"] = scratch
+        try:
+            print(f"bpe-workshop set-up check ({sys.executable})", file=stream)
+            for name, check in all_checks():
+                result = run_one(name, check)
+                print(f"{good if result.ok else bad} {result.detail}", file=stream, flush=True)
+                if not result.ok:
+                    failures += 1
+                    print(f"   fix: {result.fix}", file=stream, flush=True)
+        finally:
+            if saved is None:
+                os.environ.pop("TIKTOKEN_CACHE_DIR", None)
+            else:
+                os.environ["TIKTOKEN_CACHE_DIR"] = saved
+    if failures:
+        print(f"{failures} check(s) failed: fix them before the workshop.", file=stream)
+        return 1
+    print("All set for the workshop.", file=stream)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
