@@ -15,8 +15,10 @@ strings instead of ids: a byte-level merged token sorts by when it was made (its
 255), a word-level merged symbol sorts by its text (``"es" < "s"``). On the paper's toy corpus the
 three pairs counted 9 times are ``('e', 's') < ('s', 't') < ('t', '</w>')``, so ``es`` comes first.
 
-Also here, for notebook 05: the paper's regex-based ``merge_vocab`` on its ``{'l o w </w>': 5}``
-format, and a widely copied variant of it that silently never merges.
+Training lives in ``word_train_naive`` (the paper's loop, to read) and ``word_train_fast`` (the
+same merges, incrementally); the file format in ``model_file``; the paper's own functions on its
+``{'l o w </w>': 5}`` format (``word_vocab``, ``merge_vocab``, ...) in ``word_paper``, and are
+importable from here too, as notebook 05 does.
 
 Left out: the paper's joint source/target vocabulary, frequency thresholds, dropout, and the
 ``@@`` continuation marker of later subword-NMT releases.
@@ -30,97 +32,30 @@ Left out: the paper's joint source/target vocabulary, frequency thresholds, drop
 
 from __future__ import annotations
 
-import heapq
-import json
 import os
-import re
-from bisect import bisect_left, bisect_right
-from collections import Counter
+from bisect import bisect_left
 from collections.abc import Iterable
-from dataclasses import dataclass
 from pathlib import Path
 
-from bpe_workshop.pairs import get_stats, merge, pair_order
-from bpe_workshop.text_file import read_text_lines
+from bpe_workshop import model_file, word_train_fast, word_train_naive
+from bpe_workshop.pairs import merge
+from bpe_workshop.validation import describe, require_int, require_str
+from bpe_workshop.word_paper import merge_vocab, merge_vocab_buggy, vocab_pair_counts, word_vocab
+from bpe_workshop.word_records import (
+    END_OF_WORD,
+    WordMergeRecord,
+    count_words,
+    initial_split,
+    split_at,
+    split_words,
+)
 
-END_OF_WORD = "</w>"
 UNK = "<unk>"
-FORMAT_HEADER = "bpe-workshop word-level"
-FORMAT_VERSION = 1
+TRAINERS = {"fast": word_train_fast.learn_word_merges, "naive": word_train_naive.learn_word_merges}
+__all__ = ["END_OF_WORD", "UNK", "WordLevelBPE", "WordMergeRecord", "merge_vocab",
+           "merge_vocab_buggy", "vocab_pair_counts", "word_vocab"]
 
 Pair = tuple[str, str]
-
-
-@dataclass(frozen=True)
-class WordMergeRecord:
-    """What happened at one word-level training step.
-
-    >>> WordMergeRecord(step=1, pair=("e", "s"), new_symbol="es", count=9)
-    WordMergeRecord(step=1, pair=('e', 's'), new_symbol='es', count=9)
-    """
-
-    step: int  # 1-based
-    pair: tuple[str, str]  # (left symbol, right symbol) that was merged
-    new_symbol: str  # left + right
-    count: int  # occurrences when chosen, weighted by word frequency (overlaps included)
-
-
-# ---------------------------------------------------------------------------------------------
-# The paper's format: {"l o w </w>": 5}, symbols separated by spaces
-# ---------------------------------------------------------------------------------------------
-
-
-def word_vocab(text: str) -> dict[str, int]:
-    """Each distinct word of ``text`` as space-separated symbols, with its frequency.
-
-    Words are kept in the order they are first seen.
-
-    >>> word_vocab("this is a test this test is only a test a test this is")
-    {'t h i s </w>': 3, 'i s </w>': 3, 'a </w>': 3, 't e s t </w>': 4, 'o n l y </w>': 1}
-    """
-    return {" ".join(_initial_split(word)): n for word, n in _count_words(text).items()}
-
-
-def vocab_pair_counts(vocab: dict[str, int]) -> dict[Pair, int]:
-    """Count adjacent symbol pairs in a ``word_vocab``-style dict, weighted by frequency.
-
-    >>> vocab_pair_counts({"l o w </w>": 5, "l o w e r </w>": 2})
-    {('l', 'o'): 7, ('o', 'w'): 7, ('w', '</w>'): 5, ('w', 'e'): 2, ('e', 'r'): 2, ('r', '</w>'): 2}
-    """
-    stats = {}  # (left symbol, right symbol) -> count weighted by word frequency
-    for word, freq in vocab.items():
-        _add_pairs(stats, word.split(), freq)
-    return stats
-
-
-def merge_vocab(pair: Pair, vocab: dict[str, int]) -> dict[str, int]:
-    """The paper's merge step: join ``pair`` wherever it stands as two whole symbols.
-
-    The bigram ``"e s"`` must be preceded by no symbol character (``(?<!\\S)``: start of the
-    string or a space) and followed by none (``(?!\\S)``), so ``"e s"`` does not match inside
-    ``"e st"`` or ``"ne s"``.
-
-    >>> merge_vocab(("e", "s"), {"n e w e s t </w>": 6, "e st </w>": 1})
-    {'n e w es t </w>': 6, 'e st </w>': 1}
-    """
-    bigram = re.escape(" ".join(pair))
-    pattern = re.compile(r"(?<!\S)" + bigram + r"(?!\S)")
-    return {pattern.sub(lambda _: "".join(pair), word): freq for word, freq in vocab.items()}
-
-
-def merge_vocab_buggy(pair: Pair, vocab: dict[str, int]) -> dict[str, int]:
-    """The widely copied variant with a lookahead where the lookbehind should be. Spot the bug.
-
-    ``(?!\\S)`` in front of the bigram asks that the next character be no symbol character, yet
-    the next character is the bigram's own first character, so nothing ever matches and the
-    vocabulary comes back unchanged, without an error.
-
-    >>> merge_vocab_buggy(("e", "s"), {"n e w e s t </w>": 6})
-    {'n e w e s t </w>': 6}
-    """
-    bigram = re.escape(" ".join(pair))
-    pattern = re.compile(r"(?!\S)" + bigram + r"(?!\S)")
-    return {pattern.sub(lambda _: "".join(pair), word): freq for word, freq in vocab.items()}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -154,42 +89,53 @@ class WordLevelBPE:
         alphabet: Iterable[str],
         merges: Iterable[Pair],
         counts: Iterable[int] | None = None,
+        *,
+        word_counts: dict[str, int] | None = None,
+        joined_at: list[list[int]] | None = None,
+        stop_message: str | None = None,
     ) -> None:
-        """Build a tokenizer from an alphabet and merges (``train`` and ``load`` call this).
+        """Build a tokenizer from what training produced (``train`` and ``load`` call this).
 
         ``counts`` gives each merge's training count for ``records`` (0 when not known).
+        ``word_counts`` (training word -> frequency) and ``joined_at`` (see
+        ``word_records.WordTraining``) let ``word_table_at`` show training step by step;
+        ``stop_message`` says why training stopped early.
+
+        >>> WordLevelBPE(["a", "b"], [("a", "b")], counts=[3, 2])
+        Traceback (most recent call last):
+        ...
+        ValueError: counts must give one count per merge: got 2 counts for 1 merges
         """
-        self.alphabet = sorted(set(alphabet))  # single characters, code-point order
-        self.merges = [tuple(pair) for pair in merges]  # (left symbol, right symbol), in order
-        counts = [0] * len(self.merges) if counts is None else list(counts)
-        assert len(counts) == len(self.merges)
+        self.alphabet = _check_alphabet(alphabet)  # single characters, code-point order
+        self.merges = _check_merges(merges)  # (left symbol, right symbol), in order
+        counts = [0] * len(self.merges) if counts is None else _check_counts(counts, self.merges)
         self.records = [
             WordMergeRecord(step=i + 1, pair=pair, new_symbol=pair[0] + pair[1], count=count)
             for i, (pair, count) in enumerate(zip(self.merges, counts))
         ]
-        self.stop_message = None  # str when training stopped early
-        self.word_counts = {}  # training word -> frequency, first-seen order (train only)
+        if stop_message is not None:
+            require_str(stop_message, "stop_message")
+        self.stop_message = stop_message  # str when training stopped early
+        # training word -> frequency, first-seen order, and when each starting symbol was joined
+        self.word_counts, self._joined_at = _check_training(word_counts, joined_at, self.merges)
+        self._word_index = {word: i for i, word in enumerate(self.word_counts)}
+        self._changed = [[] for _ in self.merges]  # _changed[step - 1] = words the merge changed
+        for i, joined in enumerate(self._joined_at):
+            for step in sorted(set(joined) - {0}):
+                self._changed[step - 1].append(i)
 
         # vocabulary: id -> symbol, and back
-        symbols = [*self.alphabet, END_OF_WORD, UNK]
-        for left, right in self.merges:
-            symbols.append(left + right)
         self.vocab = {}  # id -> symbol
         self._ids = {}  # symbol -> id
-        for symbol in symbols:
+        for symbol in [*self.alphabet, END_OF_WORD, UNK, *(a + b for a, b in self.merges)]:
             if symbol not in self._ids:
                 self._ids[symbol] = len(self.vocab)
                 self.vocab[len(self.vocab)] = symbol
-
         self._alphabet_set = set(self.alphabet)
         self._ranks = {}  # pair -> every rank (merge index) it has, ascending
         for rank, pair in enumerate(self.merges):
             self._ranks.setdefault(pair, []).append(rank)
         self._cache = {}  # word -> its symbols after all merges
-        # per training word: the steps at which its split changed, and the split from then on
-        self._history_steps = []  # [[0, 3, 7], ...]
-        self._history_splits = []  # [[('l','o','w','</w>'), ('lo','w','</w>'), ...], ...]
-        self._changed = []  # _changed[step - 1] = indices of the words merge `step` changed
 
     def __repr__(self) -> str:
         return (
@@ -197,16 +143,23 @@ class WordLevelBPE:
             f"merges={len(self.merges)}, vocab={len(self.vocab)})"
         )
 
+    @property
+    def vocab_size(self) -> int:
+        """Number of symbols with an id: alphabet, ``</w>``, ``<unk>`` and merged symbols."""
+        return len(self.vocab)
+
     # -- training ------------------------------------------------------------------------------
 
     @classmethod
-    def train(cls, text: str, num_merges: int) -> WordLevelBPE:
+    def train(cls, text: str, num_merges: int, algorithm: str = "fast") -> WordLevelBPE:
         """Learn up to ``num_merges`` merges from the words of ``text``.
 
         Each step takes the most frequent pair of adjacent symbols, counted over the distinct
         words and weighted by their frequency (ties: the smallest pair, see the module
         docstring), and merges it in every word. Training stops early, setting
-        ``stop_message``, when no pair occurs at least twice.
+        ``stop_message``, when no pair occurs at least twice. ``algorithm="naive"`` runs the
+        paper's loop (``word_train_naive``), ``"fast"`` the incremental trainer; both learn the
+        same merges.
 
         >>> wl = WordLevelBPE.train("low " * 5 + "lower " * 2 + "newest " * 6 + "widest " * 3, 5)
         >>> [(r.pair, r.count) for r in wl.records]  # doctest: +NORMALIZE_WHITESPACE
@@ -215,93 +168,30 @@ class WordLevelBPE:
         >>> WordLevelBPE.train("low lower", num_merges=-1)
         Traceback (most recent call last):
         ...
-        ValueError: num_merges must be >= 0; got -1
+        ValueError: num_merges must be at least 0, got -1; pass e.g. num_merges=100
         """
-        word_counts = _count_words(text)
-        if isinstance(num_merges, bool) or not isinstance(num_merges, int):
-            raise TypeError(
-                f"num_merges must be an int, e.g. num_merges=100; got {type(num_merges).__name__}"
-            )
-        if num_merges < 0:
-            raise ValueError(f"num_merges must be >= 0; got {num_merges}")
+        word_counts = count_words(text)
+        require_int(num_merges, "num_merges", minimum=0, example=100)
+        learn_word_merges = TRAINERS.get(algorithm) if isinstance(algorithm, str) else None
+        if learn_word_merges is None:
+            raise ValueError(f"algorithm must be 'fast' or 'naive', got {algorithm!r}")
         if not word_counts:
             raise ValueError(
                 "text has no words to train on; pass some text with non-space characters"
             )
-
-        words = list(word_counts)  # distinct words, first-seen order
-        freqs = [word_counts[word] for word in words]  # freqs[i] = frequency of words[i]
-        splits = [_initial_split(word) for word in words]  # current symbols of words[i]
-        # splits = [('l', 'o', 'w', '</w>'), ('l', 'o', 'w', 'e', 'r', '</w>'), ...]
-
-        # 1. count every pair once, and remember which words hold it
-        stats = {}  # (left symbol, right symbol) -> count weighted by word frequency
-        where = {}  # pair -> indices of words that hold or held it (stale entries are skipped)
-        for i, split in enumerate(splits):
-            _add_pairs(stats, split, freqs[i])
-            for pair in zip(split, split[1:]):
-                where.setdefault(pair, set()).add(i)
-        # a heap of candidates, smallest pair_order first: (-count, left, right)
-        heap = [pair_order(item) for item in stats.items()]
-        heapq.heapify(heap)
-
-        merges, counts = [], []
-        history_steps = [[0] for _ in words]
-        history_splits = [[split] for split in splits]
-        changed_per_step = []
+        training = learn_word_merges(word_counts, num_merges)
         stop_message = None
-        for step in range(1, num_merges + 1):
-            # 2. the best pair: pop heap entries until one matches the current counts
-            pair, count = None, 0
-            while heap:
-                neg_count, left, right = heap[0]
-                if stats.get((left, right)) == -neg_count:
-                    pair, count = (left, right), -neg_count
-                    break
-                heapq.heappop(heap)  # stale: that pair's count has changed since
-            if pair is None or count < 2:
-                stop_message = (
-                    f"stopped after {step - 1} of {num_merges} merges: "
-                    "no pair occurs twice or more"
-                )
-                break
-            new_symbol = pair[0] + pair[1]
-            # 3. merge it in every word that holds it, updating only those words' pair counts
-            changed = []
-            for i in sorted(where.pop(pair)):
-                old = splits[i]
-                new = tuple(merge(old, pair, new_symbol))
-                if len(new) == len(old):
-                    continue  # stale entry: the pair has left this word since
-                _add_pairs(stats, old, -freqs[i])
-                _add_pairs(stats, new, freqs[i])
-                for new_pair in zip(new, new[1:]):
-                    if new_pair not in where:
-                        where[new_pair] = set()
-                    where[new_pair].add(i)
-                    heapq.heappush(heap, pair_order((new_pair, stats[new_pair])))
-                for old_pair in zip(old, old[1:]):
-                    if old_pair in stats:  # its count dropped: offer the new count
-                        heapq.heappush(heap, pair_order((old_pair, stats[old_pair])))
-                splits[i] = new
-                history_steps[i].append(step)
-                history_splits[i].append(new)
-                changed.append(i)
-            assert pair not in stats  # every occurrence was merged
-            merges.append(pair)
-            counts.append(count)
-            changed_per_step.append(changed)
-
-        alphabet = {ch for word in words for ch in word}
-        model = cls(alphabet, merges, counts)
-        model.stop_message = stop_message
-        model.word_counts = word_counts
-        model._history_steps = history_steps
-        model._history_splits = history_splits
-        model._changed = changed_per_step
-        # the training words are already tokenized: seed the cache with their final splits
-        model._cache = {word: splits[i] for i, word in enumerate(words)}
-        return model
+        if len(training.records) < num_merges:
+            stop_message = (f"stopped after {len(training.records)} of {num_merges} merges: "
+                            "no pair occurs twice or more")
+        return cls(
+            {ch for word in word_counts for ch in word},
+            [record.pair for record in training.records],
+            [record.count for record in training.records],
+            word_counts=word_counts,
+            joined_at=training.joined_at,
+            stop_message=stop_message,
+        )
 
     # -- viewing training ----------------------------------------------------------------------
 
@@ -317,12 +207,10 @@ class WordLevelBPE:
         [('low', 2, ['low', '</w>']), ('lower', 1, ['low', 'e', 'r', '</w>'])]
         """
         self._check_step(step, lowest=0)
-        table = []
-        for i, (word, freq) in enumerate(self.word_counts.items()):
-            # subtle: the split in force at `step` is the last one recorded at or before it
-            k = bisect_right(self._history_steps[i], step) - 1
-            table.append((word, freq, list(self._history_splits[i][k])))
-        return table
+        return [
+            (word, freq, split_at(initial_split(word), joined, step))
+            for (word, freq), joined in zip(self.word_counts.items(), self._joined_at)
+        ]
 
     def words_changed_at(self, step: int) -> list[str]:
         """The training words whose split merge number ``step`` (1-based) changed.
@@ -340,10 +228,7 @@ class WordLevelBPE:
                 "this tokenizer has no training words (it was loaded from a file or built "
                 "from merges); train it with WordLevelBPE.train(text, num_merges) to view them"
             )
-        if isinstance(step, bool) or not isinstance(step, int):
-            raise TypeError(f"step must be an int; got {type(step).__name__}")
-        if not lowest <= step <= len(self.merges):
-            raise ValueError(f"step must be between {lowest} and {len(self.merges)}; got {step}")
+        require_int(step, "step", minimum=lowest, maximum=len(self.merges))
 
     # -- tokenizing ----------------------------------------------------------------------------
 
@@ -360,7 +245,7 @@ class WordLevelBPE:
         ['low', 'l', '<unk>', '</w>']
         """
         symbols = []
-        for word in _split_words(text):
+        for word in split_words(text):
             symbols.extend(self._tokenize_word(word))
         return symbols
 
@@ -368,6 +253,11 @@ class WordLevelBPE:
         """One word's symbols, by applying the merges in learned order (cached)."""
         if word in self._cache:
             return self._cache[word]
+        if word in self._word_index:  # a training word: training already applied every merge
+            joined = self._joined_at[self._word_index[word]]
+            symbols = tuple(split_at(initial_split(word), joined, len(self.merges)))
+            self._cache[word] = symbols
+            return symbols
         symbols = tuple(ch if ch in self._alphabet_set else UNK for ch in word) + (END_OF_WORD,)
         next_rank = 0  # merges before this one have been applied
         while len(symbols) > 1:
@@ -409,19 +299,18 @@ class WordLevelBPE:
         >>> wl.decode([6])
         Traceback (most recent call last):
         ...
-        ValueError: unknown token id 6; ids run from 0 to 5 for this vocabulary
+        ValueError: unknown token id 6: valid ids are the ints 0..5
         """
-        if isinstance(ids, (str, bytes)):
-            raise TypeError(f"ids must be a list of ints; got {type(ids).__name__}")
+        if isinstance(ids, (int, str, bytes)) or not isinstance(ids, Iterable):
+            example = f"[{ids}]" if isinstance(ids, int) else "[4, 5]"
+            raise TypeError(f"ids must be a list of ints, got {type(ids).__name__}; "
+                            f"pass e.g. {example}")
         parts = []
-        for token_id in ids:
-            if isinstance(token_id, bool) or not isinstance(token_id, int):
-                raise TypeError(f"ids must be ints; got {token_id!r} ({type(token_id).__name__})")
+        for position, token_id in enumerate(ids):
+            require_int(token_id, f"ids[{position}]")
             if token_id not in self.vocab:
-                raise ValueError(
-                    f"unknown token id {token_id}; ids run from 0 to {len(self.vocab) - 1} "
-                    "for this vocabulary"
-                )
+                raise ValueError(f"unknown token id {token_id}: valid ids are the ints "
+                                 f"0..{len(self.vocab) - 1}")
             parts.append(self.vocab[token_id])
         text = "".join(parts).replace(END_OF_WORD, " ")
         return text[:-1] if text.endswith(" ") else text
@@ -429,123 +318,77 @@ class WordLevelBPE:
     # -- saving and loading --------------------------------------------------------------------
 
     def save(self, path: str | os.PathLike) -> Path:
-        """Write the alphabet and merges (with their counts) to a versioned text file.
+        """Write the alphabet and merges (with their counts) to the text file ``path``.
 
-        The file reads ``bpe-workshop word-level 1``, then ``alphabet [...]``, ``merges N`` and
-        one JSON line ``["left", "right", count]`` per merge. Returns the path written.
+        The format is in ``model_file``; the previous file at ``path`` is replaced only once
+        the new one is complete. Returns the path written.
         """
-        path = Path(path)
-        lines = [
-            f"{FORMAT_HEADER} {FORMAT_VERSION}",
-            "alphabet " + json.dumps(self.alphabet),
-            f"merges {len(self.merges)}",
-        ]
-        for record in self.records:
-            lines.append(json.dumps([record.pair[0], record.pair[1], record.count]))
-        path.write_text("\n".join(lines) + "\n", encoding="ascii")  # json escapes the rest
-        return path
+        return model_file.save_word_level(path, alphabet=self.alphabet, merges=self.merges,
+                                          counts=[record.count for record in self.records])
 
     @classmethod
     def load(cls, path: str | os.PathLike) -> WordLevelBPE:
         """Read a file written by ``save``. A damaged file raises ``ValueError`` naming the line."""
-        path = Path(path)
-        lines = read_text_lines(path, "WordLevelBPE.save") or [""]  # an empty file: one empty line
-
-        def fail(line_no: int, problem: str) -> ValueError:
-            return ValueError(
-                f"{path}, line {line_no}: {problem}; write the file again with WordLevelBPE.save()"
-            )
-
-        header = f"{FORMAT_HEADER} {FORMAT_VERSION}"
-        if lines[0] != header:
-            if lines[0].startswith(FORMAT_HEADER + " "):
-                version = lines[0][len(FORMAT_HEADER) + 1 :]
-                raise fail(
-                    1, f"unsupported version {version!r} (this code reads version {FORMAT_VERSION})"
-                )
-            raise fail(1, f"expected {header!r}, not a word-level model file")
-
-        if len(lines) < 2 or not lines[1].startswith("alphabet "):
-            raise fail(2, "expected 'alphabet [...]'")
-        try:
-            alphabet = json.loads(lines[1][len("alphabet "):])
-        except json.JSONDecodeError:
-            raise fail(2, "the alphabet is not a JSON list") from None
-        if not (
-            isinstance(alphabet, list)
-            and all(isinstance(ch, str) and len(ch) == 1 for ch in alphabet)
-            and alphabet == sorted(set(alphabet))
-        ):
-            raise fail(2, "the alphabet must be a sorted JSON list of distinct single characters")
-
-        if len(lines) < 3 or not re.fullmatch(r"merges (0|[1-9][0-9]*)", lines[2]):
-            raise fail(3, "expected 'merges N'")
-        num_merges = int(lines[2].split()[1])
-
-        known = {*alphabet, END_OF_WORD}  # symbols a merge may join
-        merges, counts = [], []
-        for k in range(num_merges):
-            line_no = 4 + k
-            if line_no > len(lines) or (line_no == len(lines) and lines[-1] == ""):
-                raise fail(line_no, f"the file ends after {k} of {num_merges} merges (truncated)")
-            try:
-                item = json.loads(lines[line_no - 1])
-            except json.JSONDecodeError:
-                raise fail(line_no, 'expected a merge as ["left", "right", count]') from None
-            if not (
-                isinstance(item, list)
-                and len(item) == 3
-                and all(isinstance(symbol, str) for symbol in item[:2])
-                and isinstance(item[2], int)
-                and not isinstance(item[2], bool)
-                and item[2] >= 0
-            ):
-                raise fail(line_no, 'expected a merge as ["left", "right", count]')
-            left, right, count = item
-            for symbol in (left, right):
-                if symbol not in known:
-                    raise fail(line_no, f"merge uses {symbol!r}, which no earlier line defines")
-            merges.append((left, right))
-            counts.append(count)
-            known.add(left + right)
-        extra = [n for n, line in enumerate(lines[3 + num_merges:], 4 + num_merges) if line]
-        if extra:
-            raise fail(extra[0], f"unexpected text after the {num_merges} merges")
-        return cls(alphabet, merges, counts)
+        return cls(**model_file.load_word_level(path))
 
 
 # ---------------------------------------------------------------------------------------------
-# Small helpers shared by the class and the paper-style functions
+# Checks of what the constructor receives
 # ---------------------------------------------------------------------------------------------
 
 
-def _split_words(text: str) -> list[str]:
-    """The words of ``text``, split on whitespace; rejects what cannot round-trip."""
-    if not isinstance(text, str):
-        raise TypeError(f"text must be a str; got {type(text).__name__} (decode bytes first)")
-    if END_OF_WORD in text:
-        raise ValueError(
-            f"text contains the end-of-word marker {END_OF_WORD!r}, which decoding would turn "
-            "into a space; replace it first, e.g. text.replace('</w>', '</ w>')"
-        )
-    return text.split()
+def _check_alphabet(alphabet: object) -> list[str]:
+    if isinstance(alphabet, str) or not isinstance(alphabet, Iterable):
+        raise TypeError(f"alphabet must be a list or set of single characters, e.g. ['a', 'b'], "
+                        f"got {describe(alphabet)}")
+    alphabet = list(alphabet)
+    for ch in alphabet:
+        require_str(ch, "each character of the alphabet")
+        if len(ch) != 1:
+            raise ValueError(f"alphabet must hold single characters, e.g. ['a', 'b'], got {ch!r}")
+    return sorted(set(alphabet))
 
 
-def _count_words(text: str) -> dict[str, int]:
-    """word -> frequency, in first-seen order."""
-    return dict(Counter(_split_words(text)))
+def _check_merges(merges: object) -> list[Pair]:
+    if isinstance(merges, (str, dict)) or not isinstance(merges, Iterable):
+        raise TypeError(f"merges must be a list of (left, right) pairs of symbols, e.g. "
+                        f"[('a', 'b')], got {describe(merges)}")
+    pairs = []
+    for pair in merges:
+        if not (isinstance(pair, (tuple, list)) and len(pair) == 2
+                and all(isinstance(symbol, str) and symbol for symbol in pair)):
+            raise TypeError(f"each merge must be a pair of non-empty str, e.g. ('a', 'b'), "
+                            f"got {pair!r}")
+        pairs.append((pair[0], pair[1]))
+    return pairs
 
 
-def _initial_split(word: str) -> tuple[str, ...]:
-    """A word as its characters plus the end-of-word marker: 'low' -> ('l', 'o', 'w', '</w>')."""
-    return (*word, END_OF_WORD)
+def _check_counts(counts: object, merges: list[Pair]) -> list[int]:
+    if isinstance(counts, (str, bytes)) or not isinstance(counts, Iterable):
+        raise TypeError(f"counts must be a list of ints, one per merge, got {describe(counts)}")
+    counts = [require_int(count, f"counts[{i}]", minimum=0) for i, count in enumerate(counts)]
+    if len(counts) != len(merges):
+        raise ValueError(f"counts must give one count per merge: got {len(counts)} counts for "
+                         f"{len(merges)} merges")
+    return counts
 
 
-def _add_pairs(stats: dict[Pair, int], symbols: Iterable[str], weight: int) -> None:
-    """Add ``weight`` to ``stats`` for each adjacent pair in ``symbols``; drop pairs that hit 0."""
-    for pair, n in get_stats(symbols).items():
-        total = stats.get(pair, 0) + n * weight
-        if total:
-            stats[pair] = total
-        else:
-            del stats[pair]
+def _check_training(word_counts: object, joined_at: object, merges: list[Pair]):
+    """``word_counts`` and ``joined_at`` as training returns them, or both None."""
+    if word_counts is None and joined_at is None:
+        return {}, []
+    if not isinstance(word_counts, dict) or not isinstance(joined_at, list):
+        raise TypeError("word_counts (a dict word -> frequency) and joined_at (a list per word) "
+                        "come together from training; pass both or neither")
+    if len(joined_at) != len(word_counts):
+        raise ValueError(f"joined_at must hold one list per word: got {len(joined_at)} for "
+                         f"{len(word_counts)} words")
+    for (word, freq), joined in zip(word_counts.items(), joined_at):
+        require_str(word, "each training word")
+        require_int(freq, f"word_counts[{word!r}]", minimum=1)
+        if not isinstance(joined, (list, tuple)) or len(joined) != len(word) + 1:
+            raise ValueError(f"joined_at must hold one step per character and </w> of each "
+                             f"word: {len(word) + 1} for {word!r}, got {joined!r:.60}")
+        for step in joined:
+            require_int(step, f"a step in joined_at[{word!r}]", minimum=0, maximum=len(merges))
+    return dict(word_counts), [list(joined) for joined in joined_at]

@@ -1,6 +1,8 @@
 """What word-level training starts from and what it returns.
 
-A word starts as its characters plus the end-of-word marker ``</w>``, a symbol of its own.
+Training starts from the distinct words of the text, split on whitespace, each with its
+frequency; a word starts as its characters plus the end-of-word marker ``</w>``, a symbol of
+its own.
 Trainers (``word_train_naive``, ``word_train_fast``) return a ``WordTraining``: one
 ``WordMergeRecord`` per merge, and for every training word the step at which each of its
 starting symbols was joined onto the symbol before it. That is enough to draw any word's split
@@ -10,11 +12,34 @@ Nothing here computes anything beyond that.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
+
+from bpe_workshop.validation import require_str
 
 END_OF_WORD = "</w>"
 
 Pair = tuple[str, str]
+
+
+def split_words(text: str) -> list[str]:
+    """The words of ``text``, split on whitespace; rejects what cannot round-trip."""
+    require_str(text, "text")
+    if END_OF_WORD in text:
+        raise ValueError(
+            f"text contains the end-of-word marker {END_OF_WORD!r}, which decoding would turn "
+            "into a space; replace it first, e.g. text.replace('</w>', '</ w>')"
+        )
+    return text.split()
+
+
+def count_words(text: str) -> dict[str, int]:
+    """word -> frequency, in first-seen order.
+
+    >>> count_words("low lower  low")
+    {'low': 2, 'lower': 1}
+    """
+    return dict(Counter(split_words(text)))
 
 
 def initial_split(word: str) -> tuple[str, ...]:

@@ -219,6 +219,9 @@ def test_word_table_on_the_english_corpus():
     final = wl.word_table_at(300)
     assert len(final) == len(set(text.split()))
     assert all(wl.tokenize(word) == split for word, _, split in final)
+    # a tokenizer built from the merges alone, with no training words to look up, agrees
+    fresh = WordLevelBPE(wl.alphabet, wl.merges)
+    assert all(fresh.tokenize(word) == split for word, _, split in final[:2000])
     assert sum(f for _, f, _ in final) == len(text.split())
 
 
@@ -295,14 +298,18 @@ def test_tokenize_never_crosses_words(text, num_merges):
 
 def test_decode_errors():
     wl = WordLevelBPE.train(TOY_TEXT, num_merges=3)
-    with pytest.raises(ValueError, match="unknown token id 99; ids run from 0 to"):
+    with pytest.raises(ValueError, match="unknown token id 99: valid ids are the ints 0..14"):
         wl.decode([0, 99])
     with pytest.raises(ValueError, match="unknown token id -1"):
         wl.decode([-1])
     with pytest.raises(TypeError, match="list of ints"):
         wl.decode("low")
-    with pytest.raises(TypeError, match="ids must be ints"):
-        wl.decode([1.0])
+    with pytest.raises(TypeError, match="ids must be a list of ints, got int; pass e.g. \\[5\\]"):
+        wl.decode(5)
+    with pytest.raises(TypeError, match=r"ids\[0\] must be an int, got bool True"):
+        wl.decode([True])
+    with pytest.raises(TypeError, match=r"ids\[1\] must be an int, got float 1.0"):
+        wl.decode([0, 1.0])
     assert wl.decode([]) == ""
 
 
@@ -316,7 +323,7 @@ def test_train_bad_input():
         WordLevelBPE.train("low lower", "10")
     with pytest.raises(TypeError, match="num_merges must be an int"):
         WordLevelBPE.train("low lower", True)
-    with pytest.raises(ValueError, match="num_merges must be >= 0"):
+    with pytest.raises(ValueError, match="num_merges must be at least 0, got -5"):
         WordLevelBPE.train("low lower", -5)
     with pytest.raises(ValueError, match="no words"):
         WordLevelBPE.train(" \n\t ", 10)
@@ -345,7 +352,7 @@ def test_save_load_round_trip(tmp_path):
     path = wl.save(tmp_path / "toy.wordbpe")
     assert path == tmp_path / "toy.wordbpe"
     lines = path.read_text("ascii").splitlines()
-    assert lines[0] == "bpe-workshop word-level 1"
+    assert lines[0] == "bpe-workshop word-level v1"
     assert lines[2] == "merges 12"
     assert lines[3] == '["e", "s", 9]'
     loaded = WordLevelBPE.load(str(path))
@@ -374,18 +381,26 @@ GOOD = (
 @pytest.mark.parametrize(
     "content, line, message",
     [
-        ("", 1, "not a word-level model file"),
-        ("bpe-workshop byte-level 1\n", 1, "not a word-level model file"),
-        (GOOD.replace("level 1", "level 2"), 1, "unsupported version '2'"),
-        (GOOD.replace("alphabet", "alphabets"), 2, "expected 'alphabet"),
-        (GOOD.replace('["a", "b"]\n', '["a", "b"\n'), 2, "not a JSON list"),
-        (GOOD.replace('["a", "b"]\n', '["b", "a"]\n'), 2, "sorted JSON list"),
+        ("", 1, "the file ends where the header line was expected"),
+        ("bpe-workshop byte-level v1\n", 1,
+         "expected the header 'bpe-workshop word-level v1', got 'bpe-workshop byte-level v1'; "
+         "this is a byte-level model file: load it with ByteLevelBPE.load"),
+        (GOOD.replace("level 1", "level v2"), 1, "this file is format 'bpe-workshop word-level "
+         "v2', but this version of bpe_workshop reads only 'bpe-workshop word-level v1'"),
+        (GOOD.replace("alphabet", "alphabets"), 2, "expected 'alphabet ...', got 'alphabets"),
+        (GOOD.replace('["a", "b"]\n', '["a", "b"\n'), 2, "expected a sorted JSON list"),
+        (GOOD.replace('["a", "b"]\n', '["b", "a"]\n'), 2, "alphabet must be a sorted JSON list"),
         (GOOD.replace('["a", "b"]\n', '["ab"]\n'), 2, "single characters"),
-        (GOOD.replace("merges 2", "merges two"), 3, "expected 'merges N'"),
-        (GOOD.replace("merges 2", "merges 3"), 6, "ends after 2 of 3 merges"),
+        (GOOD.replace('["a", "b"]\n', "[" * 100_000 + "\n"), 2, "expected a sorted JSON list"),
+        (GOOD.replace("merges 2", "merges two"), 3, "expected a count after 'merges', got 'two'"),
+        (GOOD.replace("merges 2", "merges \u0662"), 3, "expected a count after 'merges'"),
+        (GOOD.replace("merges 2", "merges 3"), 6, "the file ends where merge 3 was expected"),
         (GOOD.replace('["a", "b", 3]', '["a", "b"]'), 4, "expected a merge"),
         (GOOD.replace('["a", "b", 3]', '["a", "b", -3]'), 4, "expected a merge"),
+        (GOOD.replace('["a", "b", 3]', '["a", "b", 3.0]'), 4, "expected a merge"),
+        (GOOD.replace('["a", "b", 3]', '["a", "b", ' + "9" * 5000 + "]"), 4, "expected a merge"),
         (GOOD.replace('["a", "b", 3]', "a b 3"), 4, "expected a merge"),
+        (GOOD.replace('["a", "b", 3]', "[" * 100_000), 4, "expected a merge"),
         (GOOD.replace('["ab", "</w>", 2]', '["ba", "</w>", 2]'), 5, "'ba', which no earlier"),
         (GOOD.replace('["a", "b", 3]', '["a", "<unk>", 3]'), 4, "'<unk>', which no earlier"),
         (GOOD + "extra\n", 6, "unexpected text after the 2 merges"),
@@ -394,9 +409,10 @@ GOOD = (
 )
 def test_load_corrupt_files(tmp_path, content, line, message):
     path = corrupt(tmp_path, content)
-    with pytest.raises(ValueError, match=message) as info:
+    with pytest.raises(ValueError) as info:
         WordLevelBPE.load(path)
     assert str(info.value).startswith(f"{path}, line {line}: ")
+    assert message in str(info.value)
 
 
 def test_load_good_file(tmp_path):
@@ -405,8 +421,68 @@ def test_load_good_file(tmp_path):
     assert [r.count for r in wl.records] == [3, 2]
     assert wl.tokenize("ab abc") == ["ab</w>", "ab", "<unk>", "</w>"]
     assert WordLevelBPE.load(corrupt(tmp_path, GOOD.rstrip("\n"))).merges == wl.merges
+    new_header = GOOD.replace("word-level 1", "word-level v1")
+    assert WordLevelBPE.load(corrupt(tmp_path, new_header)).records == wl.records
+    # edited by hand: a byte order mark, Windows line ends, blank lines at the end
+    edited = b"\xef\xbb\xbf" + new_header.replace("\n", "\r\n").encode() + b"\r\n\n  \n"
+    assert WordLevelBPE.load(corrupt(tmp_path, edited)).records == wl.records
 
 
 def test_load_missing_file(tmp_path):
     with pytest.raises(FileNotFoundError):
         WordLevelBPE.load(tmp_path / "nope.wordbpe")
+
+
+# -- the constructor and the choice of trainer ----------------------------------------------
+
+
+def test_naive_and_fast_give_the_same_tokenizer():
+    naive = WordLevelBPE.train(TOY_TEXT + " lowest newer", 20, algorithm="naive")
+    fast = WordLevelBPE.train(TOY_TEXT + " lowest newer", 20, algorithm="fast")
+    assert naive.records == fast.records and naive.vocab == fast.vocab
+    assert naive.stop_message == fast.stop_message
+    for step in range(len(fast.merges) + 1):
+        assert naive.word_table_at(step) == fast.word_table_at(step)
+    with pytest.raises(ValueError, match="algorithm must be 'fast' or 'naive', got 'slow'"):
+        WordLevelBPE.train(TOY_TEXT, 5, algorithm="slow")
+
+
+@pytest.mark.parametrize(
+    "args, kwargs, error, message",
+    [
+        ((["a", "b"], [("a", "b")], [3, 2]), {}, ValueError,
+         "counts must give one count per merge: got 2 counts for 1 merges"),
+        ((["a", "b"], [("a", "b")], [-1]), {}, ValueError, "counts[0] must be at least 0, got -1"),
+        ((["a", "b"], [("a", "b")], [2.0]), {}, TypeError, "counts[0] must be an int, got float"),
+        ((["a", "b"], [("a", "b")], "3"), {}, TypeError, "counts must be a list of ints"),
+        (("ab", [("a", "b")]), {}, TypeError, "alphabet must be a list or set"),
+        ((["a", "bc"], []), {}, ValueError, "alphabet must hold single characters"),
+        ((["a", 5], []), {}, TypeError, "each character of the alphabet must be a str, got int 5"),
+        ((["a", "b"], [("a",)]), {}, TypeError, "each merge must be a pair of non-empty str"),
+        ((["a", "b"], [("a", "")]), {}, TypeError, "each merge must be a pair of non-empty str"),
+        ((["a", "b"], {("a", "b"): 5}), {}, TypeError, "merges must be a list of (left, right)"),
+        ((["a"], []), {"word_counts": {"a": 2}}, TypeError, "pass both or neither"),
+        ((["a"], []), {"word_counts": {"a": 2}, "joined_at": [[0]]}, ValueError,
+         "joined_at must hold one step per character and </w> of each word: 2 for 'a'"),
+        ((["a"], []), {"word_counts": {"a": 2}, "joined_at": [[0, 1]]}, ValueError,
+         "a step in joined_at['a'] must be between 0 and 0, got 1"),
+        ((["a"], []), {"word_counts": {"a": 0}, "joined_at": [[0, 0]]}, ValueError,
+         "word_counts['a'] must be at least 1, got 0"),
+        ((["a"], []), {"stop_message": 5}, TypeError, "stop_message must be a str, got int 5"),
+    ],
+)
+def test_constructor_bad_input(args, kwargs, error, message):
+    with pytest.raises(error) as info:
+        WordLevelBPE(*args, **kwargs)
+    assert message in str(info.value)
+
+
+def test_constructor_takes_what_training_produced():
+    wl = WordLevelBPE.train(TOY_TEXT, 4)
+    rebuilt = WordLevelBPE(wl.alphabet, wl.merges, [r.count for r in wl.records],
+                           word_counts=wl.word_counts,
+                           joined_at=[[0, 4, 0, 0], [0, 4, 0, 0, 0, 0], [0] * 4 + [1, 2, 3],
+                                      [0] * 4 + [1, 2, 3]],
+                           stop_message=None)
+    assert rebuilt.word_table_at(4) == wl.word_table_at(4)
+    assert rebuilt.words_changed_at(4) == ["low", "lower"]
