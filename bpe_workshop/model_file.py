@@ -167,8 +167,8 @@ def load_byte_level(path: str | os.PathLike) -> dict:
                               fix="keep one line per special token, with its id")
         if i in special_tokens.values():
             other = next(t for t, j in special_tokens.items() if j == i)
-            raise lines.error(f"special tokens {other!r} and {text!r} both have id {i}; "
-                              f"give each one its own id")
+            raise lines.error(f"special tokens {other!r} and {text!r} both have id {i}",
+                              fix="give each one its own id")
         special_tokens[text], line_of[text] = i, lines.number
     # merges: the i-th line makes id 256 + i from two ids that exist already
     merges = {}  # (left id, right id) -> new id

@@ -107,7 +107,8 @@ class TextLines:
         """``n`` whole numbers written in ASCII digits, separated by spaces."""
         parts = text.split()
         if len(parts) != n or not all(_NUMBER.fullmatch(part) for part in parts):
-            raise self.error(f"expected {n} whole numbers separated by spaces, got {text[:60]!r}")
+            expected = "a whole number" if n == 1 else f"{n} whole numbers separated by spaces"
+            raise self.error(f"expected {expected}, got {text[:60]!r}")
         return [int(part) for part in parts]
 
     def json(self, text: str, expected: str) -> object:
