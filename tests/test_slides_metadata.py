@@ -1,0 +1,68 @@
+"""Every notebook is also a RISE slideshow: its cells carry slideshow metadata.
+
+The slide view and the self-study view are the same file, so these checks keep the tags honest
+as the notebooks change: enough slides, the set-up and checker cells hidden from the slides,
+speaker notes present, and no tag RISE does not know.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import nbformat
+import pytest
+
+FOLDER = Path(__file__).resolve().parent.parent / "notebooks"
+NOTEBOOKS = sorted(FOLDER.glob("[0-9][0-9]_*.ipynb"))
+SLIDE_TYPES = {"slide", "subslide", "fragment", "skip", "notes", "-"}
+CHECKER = re.compile(r"check_\w+\(\w+\)")
+
+
+def slide_type(cell) -> str | None:
+    return cell.metadata.get("slideshow", {}).get("slide_type")
+
+
+def read(path: Path):
+    return nbformat.read(path, as_version=4)
+
+
+def test_there_are_notebooks_to_present():
+    assert len(NOTEBOOKS) >= 8
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_every_cell_has_a_known_slide_type(path):
+    untagged = [i for i, cell in enumerate(read(path).cells) if slide_type(cell) not in SLIDE_TYPES]
+    assert untagged == [], f"{path.name}: cells without a RISE slide_type: {untagged}"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_at_least_eight_slides_starting_with_the_title(path):
+    cells = read(path).cells
+    assert slide_type(cells[0]) == "slide" and cells[0].source.startswith("# ")
+    screens = [c for c in cells if slide_type(c) in ("slide", "subslide")]
+    assert len(screens) >= 8, f"{path.name} has {len(screens)} slides"
+    # every numbered section opens a slide of its own
+    for cell in cells:
+        if cell.cell_type == "markdown" and re.match(r"## \d+\.", cell.source):
+            assert slide_type(cell) == "slide", cell.source.splitlines()[0]
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_set_up_and_checker_cells_are_skipped(path):
+    cells = read(path).cells
+    set_up = [c for c in cells if c.cell_type == "code" and c.source.startswith("# Setup.")]
+    assert len(set_up) == 1, f"{path.name}: expected one Colab set-up cell"
+    assert slide_type(set_up[0]) == "skip"
+    checkers = [c for c in cells if c.cell_type == "code" and CHECKER.fullmatch(c.source.strip())]
+    assert checkers, f"{path.name} has no checker cells"
+    shown = [c.source.strip() for c in checkers if slide_type(c) != "skip"]
+    assert shown == [], f"{path.name}: checker cells shown on the slides: {shown}"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_speaker_notes_are_markdown(path):
+    notes = [c for c in read(path).cells if slide_type(c) == "notes"]
+    assert len(notes) >= 2, f"{path.name} has {len(notes)} speaker-notes cells"
+    assert all(c.cell_type == "markdown" and c.source.strip() for c in notes)
