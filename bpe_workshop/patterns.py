@@ -3,23 +3,90 @@
 Lineage: GPT-2 splits text into chunks with a regex before BPE, so merges never cross chunk
 boundaries (``dog.`` and ``dog!`` share ``dog``); GPT-4's ``cl100k_base`` refines the pattern.
 Uses the third-party ``regex`` module, which understands ``\\p{L}`` (letter) and ``\\p{N}``
-(number). Left out: Unicode normalization, and the other encodings' patterns (``o200k_base``).
+(number). Every split with a learner's own pattern is bounded in time (``regex``'s ``timeout``): a
+pattern such as ``(\\w|[a-z])+$`` tries every way to cut a long word and would otherwise run
+for minutes; here it raises :class:`PatternTimeoutError` within seconds, naming the pattern and
+the text it stalled on. The patterns named in ``PATTERN_NAMES`` run without the timer (it costs
+about 0.4 microseconds a chunk): their quantifiers are possessive or cannot overlap, so they
+never backtrack far.
+Left out: Unicode normalization, and the other encodings' patterns (``o200k_base``).
 """
 
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterator
 
 import regex
+
+from bpe_workshop.validation import require_str
 
 # GPT-2's pattern as published with the model (encoder.py). Contractions are case sensitive.
 GPT2_PATTERN = r"""'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"""
 
+# tiktoken's pat_str for "gpt2": the same chunks, written with possessive quantifiers.
+TIKTOKEN_GPT2_PATTERN = (
+    r"""'(?:[sdmt]|ll|ve|re)| ?\p{L}++| ?\p{N}++| ?[^\s\p{L}\p{N}]++|\s++$|\s+(?!\S)|\s"""
+)
+
 # GPT-4's pattern: tiktoken's cl100k_base pat_str, verbatim (a test checks it against tiktoken).
-GPT4_PATTERN = r"""'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}++|\p{N}{1,3}+| ?[^\s\p{L}\p{N}]++[\r\n]*+|\s++$|\s*[\r\n]|\s+(?!\S)|\s"""
+GPT4_PATTERN = (
+    r"""'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}++|\p{N}{1,3}+| ?[^\s\p{L}\p{N}]++[\r\n]*+"""
+    r"""|\s++$|\s*[\r\n]|\s+(?!\S)|\s"""
+)
 
 # The simplest useful split: runs of whitespace and runs of everything else.
 WHITESPACE_PATTERN = r"""\s+|\S+"""
+
+# THE table of pattern names, for the tokenizers and the widgets alike (first name wins in repr).
+PATTERN_NAMES = {
+    "whitespace": WHITESPACE_PATTERN,
+    "gpt2": GPT2_PATTERN,
+    "gpt4": GPT4_PATTERN,
+    "cl100k_base": GPT4_PATTERN,
+}
+
+# Patterns that cut every text into chunks covering it, in time linear in its length.
+_LINEAR_PATTERNS = frozenset([*PATTERN_NAMES.values(), TIKTOKEN_GPT2_PATTERN])
+
+# The time budget of one split: a base, plus a share per million characters (8 MB: 18 s).
+TIMEOUT_BASE_SECONDS = 2.0
+TIMEOUT_SECONDS_PER_MILLION_CHARS = 2.0
+
+
+class PatternTimeoutError(ValueError):
+    """A split pattern ran past its time budget: it backtracks catastrophically."""
+
+
+def resolve_pattern(pattern: str | None) -> str | None:
+    """A pattern name (``"gpt2"``, ``"gpt4"``, ``"whitespace"``) becomes its regex; others pass.
+
+    >>> resolve_pattern("gpt2") == GPT2_PATTERN, resolve_pattern(None), resolve_pattern(r"\\w+")
+    (True, None, '\\\\w+')
+    """
+    if pattern is None:
+        return None
+    require_str(pattern, "pattern",
+                hint=f"pass a regex, one of the names {', '.join(PATTERN_NAMES)}, or None")
+    return PATTERN_NAMES.get(pattern.lower(), pattern)
+
+
+def pattern_label(pattern: str | None) -> str:
+    """A short way to show a pattern: its name when it has one, else its regex, shortened.
+
+    >>> print(pattern_label(GPT4_PATTERN), pattern_label(None), pattern_label("[a-z]+|[0-9]+"))
+    'gpt4' None '[a-z]+|[0-9]+'
+    >>> pattern_label("x" * 50)
+    "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxx...'"
+    """
+    if pattern is None:
+        return "None"
+    for name, known in PATTERN_NAMES.items():
+        if pattern == known:
+            return repr(name)
+    if pattern == TIKTOKEN_GPT2_PATTERN:
+        return repr("gpt2")
+    return repr(pattern if len(pattern) <= 30 else pattern[:29] + "...")
 
 
 @functools.lru_cache(maxsize=64)
@@ -28,15 +95,12 @@ def compile_pattern(pattern: str) -> regex.Pattern:
 
     >>> compile_pattern(WHITESPACE_PATTERN).findall("hi  there")
     ['hi', '  ', 'there']
-    >>> compile_pattern("(")
+    >>> compile_pattern("(")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ValueError: invalid split pattern '(': missing ) at position 1; fix the regex (it is compiled with the third-party `regex` module, so \\p{L} and possessive quantifiers are allowed)
+    ValueError: invalid split pattern '(': missing ) at position 1; fix the regex (it is ...
     """
-    if not isinstance(pattern, str):
-        raise TypeError(
-            f"a split pattern must be a str (or None for no splitting), got {type(pattern).__name__}"
-        )
+    require_str(pattern, "a split pattern", hint="or None for no splitting")
     try:
         return regex.compile(pattern)
     except regex.error as err:
@@ -46,12 +110,51 @@ def compile_pattern(pattern: str) -> regex.Pattern:
         ) from None
 
 
+def time_budget(text: str) -> float:
+    """Seconds a split of ``text`` may take before it counts as stuck.
+
+    >>> time_budget("a" * 500_000)
+    3.0
+    """
+    return TIMEOUT_BASE_SECONDS + TIMEOUT_SECONDS_PER_MILLION_CHARS * len(text) / 1e6
+
+
+def iter_chunks(text: str, pattern: str | None) -> Iterator[str]:
+    """The chunks of ``text``, one at a time, in text order; see :func:`split_text`.
+
+    >>> list(iter_chunks("hi  there", "whitespace"))
+    ['hi', '  ', 'there']
+    """
+    pattern = resolve_pattern(pattern)
+    if pattern is None:
+        if text:
+            yield text
+        return
+    compiled = compile_pattern(pattern)
+    if pattern in _LINEAR_PATTERNS:
+        for match in compiled.finditer(text):
+            yield match.group()
+        return
+    budget = time_budget(text)
+    end = 0  # where the last chunk ended: the search that stalls starts here
+    try:
+        # subtle: the regex module counts the timeout over the whole iteration
+        for match in compiled.finditer(text, timeout=budget):
+            end = match.end()
+            yield match.group()
+    except TimeoutError:
+        raise PatternTimeoutError(_timeout_message(pattern, text, end, budget)) from None
+
+
 def split_text(text: str, pattern: str | None) -> list[str]:
     """Split ``text`` into chunks with ``pattern``; ``None`` means one chunk (no splitting).
 
+    ``pattern`` may be a regex or a name from ``PATTERN_NAMES``. A pattern that backtracks for
+    longer than :func:`time_budget` raises :class:`PatternTimeoutError` (a ValueError).
+
     >>> split_text("Any text that you want to be split.", GPT2_PATTERN)
     ['Any', ' text', ' that', ' you', ' want', ' to', ' be', ' split', '.']
-    >>> split_text("you'd text123 split???!!!", GPT2_PATTERN)
+    >>> split_text("you'd text123 split???!!!", "gpt2")
     ['you', "'d", ' text', '123', ' split', '???!!!']
     >>> split_text("to   be", GPT2_PATTERN)
     ['to', '  ', ' be']
@@ -60,6 +163,61 @@ def split_text(text: str, pattern: str | None) -> list[str]:
     >>> split_text("", None)
     []
     """
-    if pattern is None:
-        return [text] if text else []
-    return compile_pattern(pattern).findall(text)
+    pattern = resolve_pattern(pattern)
+    if pattern in _LINEAR_PATTERNS:
+        return compile_pattern(pattern).findall(text)  # the fastest way, for the known ones
+    return list(iter_chunks(text, pattern))
+
+
+def _timeout_message(pattern: str, text: str, end: int, budget: float) -> str:
+    near = text[end:end + 40]
+    shown = pattern if len(pattern) <= 80 else pattern[:77] + "..."
+    return (
+        f"the split pattern {shown!r} is stuck: it ran for more than {budget:.0f} s on the text "
+        f"at position {end} ({near!r}{'...' if len(text) > end + 40 else ''}). It backtracks "
+        f"catastrophically: a repeated group whose alternatives can match the same characters, "
+        f"such as (\\w|[a-z])+, tries every way to cut a long word. Make the alternatives "
+        f"exclusive or the repetition possessive (e.g. \\w++), or use pattern='gpt4'"
+    )
+
+
+def left_out(text: str, chunks: list[str], pattern: str | None) -> list[str]:
+    """The distinct pieces of ``text`` that ``pattern`` leaves out of every chunk, in order.
+
+    ``chunks`` is what :func:`split_text` returned; when they cover the text this is cheap.
+
+    >>> left_out("hello world!", ["hello", "world"], r"\\w+")
+    [' ', '!']
+    >>> left_out("bbb", [], "a*")  # only empty matches, between the b's
+    ['b']
+    >>> left_out("ab", ["ab"], None)
+    []
+    """
+    if sum(map(len, chunks)) == len(text):
+        return []  # matches never overlap, so chunks as long as the text cover all of it
+    gaps = {}  # each piece left out, once, in text order
+    end = 0
+    for match in compile_pattern(pattern).finditer(text, timeout=time_budget(text)):
+        if match.start() > end:
+            gaps[text[end:match.start()]] = None
+        end = match.end()
+    if end < len(text):
+        gaps[text[end:]] = None
+    return list(gaps)
+
+
+def left_out_message(pattern: str, pieces: list[str]) -> str:
+    """The warning for text a pattern drops: what, and how to keep it.
+
+    >>> print(left_out_message("[a-z]+", [" ", "!"]))  # doctest: +NORMALIZE_WHITESPACE
+    the split pattern '[a-z]+' leaves out ' ', '!': that text is in no chunk, so it gets no ids
+    and decode(encode(text)) loses it; add an alternative that matches it (e.g. |\\s+|[^\\w\\s]+)
+    or use pattern='gpt4'
+    """
+    shown = ", ".join(repr(piece[:20]) for piece in pieces[:5])
+    more = f" and {len(pieces) - 5} more" if len(pieces) > 5 else ""
+    return (
+        f"the split pattern {pattern!r} leaves out {shown}{more}: that text is in no chunk, so "
+        f"it gets no ids and decode(encode(text)) loses it; add an alternative that matches it "
+        f"(e.g. |\\s+|[^\\w\\s]+) or use pattern='gpt4'"
+    )

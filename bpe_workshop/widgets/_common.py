@@ -12,30 +12,9 @@ import html
 
 import ipywidgets as widgets
 
-from bpe_workshop.patterns import GPT2_PATTERN, GPT4_PATTERN, WHITESPACE_PATTERN
+# The pattern names live in patterns.py, one table for the tokenizers and the widgets alike.
+from bpe_workshop.patterns import PATTERN_NAMES, resolve_pattern  # noqa: F401 (re-exported)
 from bpe_workshop.render.tables import message_html
-
-# Named split patterns a widget accepts instead of a regex (the regexes live in patterns.py).
-PATTERN_NAMES = {
-    "whitespace": WHITESPACE_PATTERN,
-    "gpt2": GPT2_PATTERN,
-    "gpt4": GPT4_PATTERN,
-    "cl100k_base": GPT4_PATTERN,
-}
-
-
-def resolve_pattern(pattern: str | None) -> str | None:
-    """A pattern name (``"gpt2"``, ``"gpt4"``, ``"whitespace"``) becomes its regex; others pass.
-
-    >>> resolve_pattern("gpt2") == GPT2_PATTERN, resolve_pattern(None), resolve_pattern(r"\\w+")
-    (True, None, '\\\\w+')
-    """
-    if pattern is None:
-        return None
-    if not isinstance(pattern, str):
-        raise TypeError(f"pattern must be a regex string, one of {sorted(PATTERN_NAMES)}, or None; "
-                        f"got {type(pattern).__name__}")
-    return PATTERN_NAMES.get(pattern.lower(), pattern)
 
 
 class WidgetView:
