@@ -1,0 +1,62 @@
+"""The parallel sentences of ``data/multilingual.txt``: the same meaning in twelve languages.
+
+The multilingual sample ends with a block of lines written ``en: ...``, ``fr: ...``, ...: the same
+two sentences in each language, written for this project, and nothing else on those lines. Since
+the meaning is fixed, counting the tokens of each line measures what a language costs a
+tokenizer (notebook 08). Left out: any alignment below the sentence (which word is which).
+"""
+
+from __future__ import annotations
+
+from bpe_workshop.corpora import load_multilingual
+
+PARALLEL_HEADER = "Parallel sentences:"  # the line that opens the block in multilingual.txt
+
+# code -> the language's name in English, in the file's order
+LANGUAGES = {
+    "en": "English", "fr": "French", "de": "German", "es": "Spanish", "zh": "Chinese",
+    "ja": "Japanese", "ko": "Korean", "ru": "Russian", "el": "Greek", "hi": "Hindi",
+    "ar": "Arabic", "he": "Hebrew",
+}
+
+
+def parse_parallel(text: str) -> dict[str, str]:
+    """Read the block after the ``Parallel sentences:`` line: language code -> sentence.
+
+    >>> parse_parallel("Intro.\\nParallel sentences: the same.\\nen: Hi.\\nfr: Salut.\\n")
+    {'en': 'Hi.', 'fr': 'Salut.'}
+    >>> parse_parallel("no block here")
+    Traceback (most recent call last):
+    ...
+    ValueError: no line starting 'Parallel sentences:' in the text; pass the whole of ...
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"text must be a str, got {type(text).__name__}")
+    lines = text.splitlines()
+    starts = [i for i, line in enumerate(lines) if line.startswith(PARALLEL_HEADER)]
+    if not starts:
+        raise ValueError(f"no line starting {PARALLEL_HEADER!r} in the text; pass the whole "
+                         "of load_multilingual()")
+    sentences = {}  # language code -> the sentence in that language
+    for line in lines[starts[0] + 1:]:
+        if not line.strip():
+            break  # a blank line ends the block
+        code, sep, sentence = line.partition(": ")
+        if not sep or not code.isalpha():
+            raise ValueError(f"a line of the parallel block must read 'xx: sentence', got {line!r}")
+        sentences[code] = sentence
+    return sentences
+
+
+def load_parallel() -> dict[str, str]:
+    """The parallel sentences of the multilingual sample, in the file's order of languages.
+
+    >>> sentences = load_parallel()
+    >>> list(sentences) == list(LANGUAGES)
+    True
+    >>> sentences["en"][:48]
+    'My friend lives in a small house near the river.'
+    >>> sentences["zh"][:16]
+    '我的朋友住在河边的一座小房子里。'
+    """
+    return parse_parallel(load_multilingual())
