@@ -1,0 +1,147 @@
+"""Checkers for notebook 08 (tokenizers in the wild): ``check_<exercise>(my_<exercise>)``.
+
+Learners import them by name: ``from bpe_workshop.exercises.nb08 import check_number_pieces``.
+Expected values come from the real tokenizers: cl100k's own cut of each number, GPT-2's and
+cl100k's token counts of the parallel sentences (``bpe_workshop.parallel``), and SentencePiece's
+decoding rule (a test checks ``reference_decode_pieces`` against the ``sentencepiece`` package).
+Each checker prints one verdict and never raises. Left out: ``<unk>`` pieces and invalid byte
+sequences in the decoding exercise (SentencePiece shows those as ``⁇`` and one ``�`` per byte).
+"""
+
+from __future__ import annotations
+
+import re
+
+from bpe_workshop.exercises.core import CheckResult, check
+from bpe_workshop.offline import get_encoding
+from bpe_workshop.parallel import load_parallel
+from bpe_workshop.sentencepiece_bpe import WORD_MARK
+
+BYTE_PIECE = re.compile(r"<0x([0-9A-F]{2})>")  # SentencePiece's byte fallback piece, e.g. <0xE4>
+
+
+def reference_number_pieces(number: int) -> list[str]:
+    """How cl100k cuts the digits of ``number``: the text of each token.
+
+    >>> reference_number_pieces(1234567)
+    ['123', '456', '7']
+    """
+    cl100k = get_encoding("cl100k_base")
+    return [cl100k.decode([i]) for i in cl100k.encode(str(number))]
+
+
+def check_number_pieces(func) -> CheckResult:
+    """Check ``func(number) -> [str]``: cl100k's pieces of a non-negative int's digits.
+
+    >>> check_number_pieces(reference_number_pieces).passed
+    ✅ reference_number_pieces passed (13 cases)
+    True
+    """
+    inputs = [(n,) for n in (0, 7, 42, 100, 999, 1000, 1234, 2024, 10000, 12345, 123456,
+                             1234567, 9876543210)]
+
+    def hint(args, expected, got):
+        if isinstance(got, list) and "".join(map(str, got)) != str(args[0]):
+            return "the pieces must join back to str(number): every digit once, in order."
+        return ("cl100k's pattern takes \\p{N}{1,3}: at most three digits, read from the LEFT. "
+                "So the first groups have three digits and the last one has what is left "
+                "(1000 is '100', '0', not '1', '000').")
+
+    return check(func, reference_number_pieces, inputs, hint=hint)
+
+
+def reference_costliest_language(sentences: dict[str, str], encoding_name: str) -> str:
+    """The language whose sentence takes the most tokens (the first such one on a tie).
+
+    >>> reference_costliest_language({"en": "information", "el": "νερό"}, "gpt2")
+    'el'
+    """
+    encoding = get_encoding(encoding_name)
+    return max(sentences, key=lambda code: len(encoding.encode(sentences[code])))
+
+
+def check_costliest_language(func) -> CheckResult:
+    """Check ``func(sentences, encoding_name) -> language code``.
+
+    >>> check_costliest_language(reference_costliest_language).passed
+    ✅ reference_costliest_language passed (8 cases)
+    True
+    """
+    parallel = load_parallel()  # language code -> the same two sentences in that language
+
+    def some(*codes):
+        return {code: parallel[code] for code in codes}
+
+    inputs = [
+        ({"en": "information", "el": "νερό"}, "gpt2"),  # more bytes, fewer tokens
+        ({"en": "information", "el": "νερό"}, "cl100k_base"),
+        ({"fr": "Bonjour"}, "gpt2"),
+        (some("ja", "zh", "ar"), "gpt2"),
+        (some("ja", "zh", "ar"), "cl100k_base"),
+        (some("ko", "ru", "el"), "gpt2"),
+        (parallel, "gpt2"),
+        (parallel, "cl100k_base"),
+    ]
+
+    def hint(args, expected, got):
+        sentences, encoding_name = args
+        if not isinstance(got, str) or got not in sentences:
+            return "return the language code, one of the dict's keys (e.g. 'hi'), not a count."
+        return (f"count TOKENS, not characters or bytes: len(get_encoding({encoding_name!r})"
+                ".encode(text)) for each sentence, and return the code of the largest count.")
+
+    return check(func, reference_costliest_language, inputs, hint=hint)
+
+
+def reference_decode_pieces(pieces: list[str]) -> str:
+    """SentencePiece's decoding: bytes from ``<0x..>`` pieces, ``▁`` as a space, no first space.
+
+    >>> reference_decode_pieces(["▁Hello", "▁wor", "ld", "▁", "<0xE4>", "<0xBD>", "<0xA0>"])
+    'Hello world 你'
+    """
+    text_bytes = bytearray()
+    for position, piece in enumerate(pieces):
+        byte = BYTE_PIECE.fullmatch(piece)
+        if byte:
+            text_bytes.append(int(byte.group(1), 16))  # one byte of a rare character
+            continue
+        text = piece.replace(WORD_MARK, " ")
+        if position == 0 and text.startswith(" "):
+            text = text[1:]  # subtle: the space the encoder put before the text comes off again
+        text_bytes += text.encode("utf-8")
+    return text_bytes.decode("utf-8", errors="replace")
+
+
+def check_decode_pieces(func) -> CheckResult:
+    """Check ``func(pieces) -> str``.
+
+    >>> check_decode_pieces(reference_decode_pieces).passed
+    ✅ reference_decode_pieces passed (9 cases)
+    True
+    """
+    inputs = [
+        ([],),
+        (["▁a"],),
+        (["▁the", "▁cat"],),
+        (["▁Hello", "▁wor", "ld", "!"],),
+        (["▁", "▁two", "▁", "▁spaces"],),
+        (["<0x41>"],),
+        (["▁", "<0xE4>", "<0xBD>", "<0xA0>", "好"],),
+        (["▁caf", "é", "▁", "<0xF0>", "<0x9F>", "<0xAB>", "<0xA0>"],),
+        (["▁2", "0", "2", "4", "▁", "<0xE2>", "<0x82>", "<0xAC>"],),
+    ]
+
+    def hint(args, expected, got):
+        (pieces,) = args
+        if isinstance(got, str) and WORD_MARK in got:
+            return "replace the word mark '▁' (U+2581) by a space."
+        if isinstance(got, str) and "<0x" in got:
+            return "a piece like '<0xE4>' is one byte, int('E4', 16): collect the bytes."
+        if isinstance(got, str) and got.startswith(" "):
+            return ("the encoder put one space before the text (add_dummy_prefix): take it off "
+                    "the first piece only.")
+        return ("gather BYTES, not characters: a rare character comes as several <0x..> pieces "
+                "that only make sense together; decode all the bytes at the end with "
+                "decode('utf-8', errors='replace').")
+
+    return check(func, reference_decode_pieces, inputs, hint=hint)
