@@ -58,6 +58,10 @@ class PatternTimeoutError(ValueError):
     """A split pattern ran past its time budget: it backtracks catastrophically."""
 
 
+class DroppedTextWarning(UserWarning):
+    """A split pattern leaves some text out of every chunk, so encoding loses it."""
+
+
 def resolve_pattern(pattern: str | None) -> str | None:
     """A pattern name (``"gpt2"``, ``"gpt4"``, ``"whitespace"``) becomes its regex; others pass.
 
@@ -193,7 +197,7 @@ def left_out(text: str, chunks: list[str], pattern: str | None) -> list[str]:
     >>> left_out("ab", ["ab"], None)
     []
     """
-    if sum(map(len, chunks)) == len(text):
+    if pattern is None or pattern in _LINEAR_PATTERNS or sum(map(len, chunks)) == len(text):
         return []  # matches never overlap, so chunks as long as the text cover all of it
     gaps = {}  # each piece left out, once, in text order
     end = 0

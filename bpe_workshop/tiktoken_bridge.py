@@ -9,6 +9,8 @@ Byte order: ranks 0-255 are the 256 single bytes, but not in byte order (GPT-2's
 lists its printable-byte alphabet first: ``!`` is 0, ``"`` is 1, ...; cl100k kept that order). Our
 ids must equal tiktoken's ids, so the tokenizer carries ``byte_ids`` (byte value -> id).
 The split pattern is the encoding's own ``pat_str``, so chunks match tiktoken's exactly.
+This module returns plain data (``load_tiktoken``); ``ByteLevelBPE.from_tiktoken`` builds itself
+from it, so the bridge needs nothing from the tokenizer.
 Left out: encodings other than ``gpt2`` and ``cl100k_base`` (``r50k_base`` holds gpt2's ranks).
 """
 
@@ -16,7 +18,7 @@ from __future__ import annotations
 
 import functools
 
-from bpe_workshop.byte_level import ByteLevelBPE
+from bpe_workshop.offline import get_encoding
 
 SUPPORTED = ("gpt2", "cl100k_base")
 
@@ -45,7 +47,9 @@ def bpe_parts(mergeable_ranks: dict[bytes, int], token: bytes, max_rank: int) ->
     return parts
 
 
-def recover_merges(mergeable_ranks: dict[bytes, int]) -> tuple[list[int], dict[tuple[int, int], int]]:
+def recover_merges(
+    mergeable_ranks: dict[bytes, int],
+) -> tuple[list[int], dict[tuple[int, int], int]]:
     """``(byte_ids, merges)`` from tiktoken's ranks: byte value -> id, and pair -> new id.
 
     >>> ranks = {bytes([b]): (b + 1) % 256 for b in range(256)}  # a rotated byte order
@@ -71,17 +75,22 @@ def recover_merges(mergeable_ranks: dict[bytes, int]) -> tuple[list[int], dict[t
 
 
 @functools.cache
-def _recovered(name: str):
-    from bpe_workshop.offline import get_encoding
-
+def _recovered(name: str) -> tuple[tuple[int, ...], dict[tuple[int, int], int], str, dict]:
     enc = get_encoding(name)
     byte_ids, merges = recover_merges(enc._mergeable_ranks)
-    return byte_ids, merges, enc._pat_str, dict(enc._special_tokens)
+    return tuple(byte_ids), merges, enc._pat_str, dict(enc._special_tokens)
 
 
-def from_tiktoken(name: str) -> ByteLevelBPE:
-    """A ``ByteLevelBPE`` equal to tiktoken's encoding ``name`` (offline; recovered once)."""
+def load_tiktoken(name: str) -> dict:
+    """tiktoken's encoding ``name`` as plain data: ``merges``, ``pattern``, ``special_tokens``
+    and ``byte_ids``, the keyword arguments of ``ByteLevelBPE`` (offline; recovered once).
+
+    >>> data = load_tiktoken("gpt2")
+    >>> sorted(data), len(data["merges"]), data["special_tokens"]
+    (['byte_ids', 'merges', 'pattern', 'special_tokens'], 50000, {'<|endoftext|>': 50256})
+    """
     if name not in SUPPORTED:
         raise ValueError(f"from_tiktoken supports {SUPPORTED}, got {name!r}")
     byte_ids, merges, pattern, special_tokens = _recovered(name)
-    return ByteLevelBPE(merges, pattern, special_tokens, byte_ids=byte_ids)
+    return {"merges": dict(merges), "pattern": pattern,
+            "special_tokens": dict(special_tokens), "byte_ids": list(byte_ids)}

@@ -97,10 +97,10 @@ def require_int(
     Traceback (most recent call last):
     ...
     ValueError: vocab_size must be at least 256 (the byte tokens), got 100; pass e.g. vocab_size=512
-    >>> require_int(-1, "id", minimum=0, maximum=9)
+    >>> require_int(10, "id", minimum=0, maximum=9)
     Traceback (most recent call last):
     ...
-    ValueError: id must be between 0 and 9, got -1
+    ValueError: id must be at most 9, got 10
     """
     if isinstance(value, bool) or not isinstance(value, int):
         raise TypeError(f"{name} must be an int, got {describe(value)}"
@@ -108,12 +108,7 @@ def require_int(
     low = minimum is not None and value < minimum
     high = maximum is not None and value > maximum
     if low or high:
-        if minimum is not None and maximum is not None:
-            bound = f"between {minimum} and {maximum}"
-        elif low:
-            bound = f"at least {minimum}"
-        else:
-            bound = f"at most {maximum}"
+        bound = f"at least {minimum}" if low else f"at most {maximum}"
         because = f" ({why})" if why else ""
         raise ValueError(f"{name} must be {bound}{because}, got {value}"
                          f"{_suggestion(name, example)}")

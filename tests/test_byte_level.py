@@ -6,11 +6,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bpe_workshop import byte_level
+from bpe_workshop import byte_level, encode_fast
 from bpe_workshop.byte_level import ByteLevelBPE
 from bpe_workshop.corpora import load_english, load_multilingual
 from bpe_workshop.pairs import merge
-from bpe_workshop.patterns import GPT2_PATTERN, GPT4_PATTERN
+from bpe_workshop.patterns import GPT2_PATTERN, GPT4_PATTERN, split_text
 
 # English prose, twelve scripts with emoji, and a little code with tabs and newlines
 MIXED_TEXT = (load_english()[:12_000] + load_multilingual()
@@ -29,7 +29,7 @@ def trained():
 def replay_merges(tok, text):
     """Encode by applying every merge in training order: slow, obviously right."""
     ids = []
-    for chunk in ([text] if tok.pattern is None else byte_level.compile_pattern(tok.pattern).findall(text)):
+    for chunk in split_text(text, tok.pattern):
         chunk_ids = list(chunk.encode("utf-8"))
         for pair, new_id in tok.merges.items():
             chunk_ids = merge(chunk_ids, pair, new_id)
@@ -98,7 +98,7 @@ def test_pattern_keeps_merges_inside_chunks():
     split = ByteLevelBPE.train(text, 259, pattern=GPT2_PATTERN, algorithm="naive")
     # every learned token lies inside one GPT-2 chunk
     for token in split.vocab.values():
-        assert len(byte_level.compile_pattern(GPT2_PATTERN).findall(token.decode("utf-8", "replace"))) <= 1
+        assert len(split_text(token.decode("utf-8", "replace"), GPT2_PATTERN)) <= 1
     assert [r.token for r in split.records] == [b"do", b"dog", b" dog"]
 
 
@@ -161,7 +161,7 @@ def test_every_learned_token_encodes_to_itself(train_text, vocab_size, pattern):
 def test_heap_loop_and_simple_loop_agree(trained):
     tok = trained[None]
     text_bytes = MIXED_TEXT[:3000].encode("utf-8")
-    assert len(text_bytes) >= byte_level._HEAP_MIN_LEN
+    assert len(text_bytes) >= encode_fast.HEAP_MIN_LEN
     simple = []
     for i in range(0, len(text_bytes), 40):  # pieces short enough for the simple loop
         simple.append(tok.encode_chunk(text_bytes[i:i + 40]))
@@ -175,7 +175,7 @@ def test_encode_uses_and_bounds_the_chunk_cache(trained, monkeypatch):
     first = tok.encode(MIXED_TEXT)
     assert tok._cache  # chunks were cached
     assert tok.encode(MIXED_TEXT) == first == replay_merges(tok, MIXED_TEXT)
-    monkeypatch.setattr(byte_level, "_CACHE_MAX_ENTRIES", 5)
+    monkeypatch.setattr(encode_fast, "CACHE_MAX_ENTRIES", 5)
     tok.encode(" ".join(f"w{i}" for i in range(50)))
     assert len(tok._cache) <= 5
 

@@ -1,0 +1,69 @@
+"""From text to the chunks BPE works on: valid UTF-8, special tokens cut out, the pattern's split.
+
+Lone surrogates (``"\\ud800"``, which Python allows in a str but UTF-8 cannot hold) are handled
+as tiktoken handles them: the text goes through UTF-16 with ``surrogatepass`` and back with
+``errors="replace"``, so a surrogate pair written as two code points becomes the one character
+it stands for, and each lone surrogate becomes U+FFFD (the replacement character).
+Left out: Unicode normalization.
+"""
+
+from __future__ import annotations
+
+from bpe_workshop.patterns import iter_chunks, left_out
+from bpe_workshop.special_tokens import special_regex
+
+
+def replace_lone_surrogates(text: str) -> str:
+    """Make ``text`` encodable as UTF-8 the way tiktoken does.
+
+    >>> replace_lone_surrogates("a\\ud800b")
+    'a�b'
+    >>> replace_lone_surrogates("\\ud83d\\ude00") == "😀"  # a pair written as two code points
+    True
+    """
+    return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+
+
+def encodable(text: str) -> str:
+    """``text`` itself when it is valid UTF-8 material, else with lone surrogates replaced.
+
+    >>> encodable("hi"), encodable("\\ud800")
+    ('hi', '�')
+    """
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return replace_lone_surrogates(text)
+    return text
+
+
+def training_chunks(text: str, pattern: str | None,
+                    special_tokens: dict[str, int] | None) -> tuple[list[bytes], list[str]]:
+    """The text between special tokens, split by the pattern, as UTF-8 bytes, in text order;
+    and the pieces of text the pattern leaves out of every chunk.
+
+    A corpus repeats the same few chunks over and over (8 MB of Python source: about 2 million
+    chunks, 38 thousand distinct), so each distinct chunk is encoded once and every repeat
+    refers to that one bytes object.
+
+    >>> training_chunks("ab ab<|end|>ab", "whitespace", {"<|end|>": 300})
+    ([b'ab', b' ', b'ab', b'ab'], [])
+    >>> training_chunks("ab, ab", "[a-z]+", None)
+    ([b'ab', b'ab'], [', '])
+    """
+    pieces = special_regex(special_tokens).split(text) if special_tokens else [text]
+    as_bytes = {}  # chunk text -> its UTF-8 bytes, one object per distinct chunk
+    chunks = []
+    dropped = []  # text the pattern leaves out
+    for piece in pieces:
+        covered = 0  # characters of the piece inside a chunk
+        # matches one at a time, so only the distinct chunk texts are kept
+        for chunk in iter_chunks(piece, pattern):
+            covered += len(chunk)
+            text_bytes = as_bytes.get(chunk)
+            if text_bytes is None:
+                text_bytes = as_bytes[chunk] = chunk.encode("utf-8")
+            chunks.append(text_bytes)
+        if covered < len(piece):
+            dropped += [gap for gap in left_out(piece, [], pattern) if gap not in dropped]
+    return chunks, dropped

@@ -1,0 +1,91 @@
+"""Special tokens: control texts such as ``<|endoftext|>`` with ids of their own.
+
+Lineage: tiktoken's rules. A special token is never learned by merges; it is cut out of the
+text before splitting. ``encode`` is safe by default: text that merely looks like a special
+token raises, unless the caller allows it (``allowed_special``) or asks for it as plain text
+(``disallowed_special=()``).
+Left out: special tokens inside the merge table, and any rule other than tiktoken's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable
+
+import regex
+
+from bpe_workshop.validation import describe, require_int
+
+MAX_ID = 2**31 - 1  # ids fit a signed 32-bit int, as in tiktoken and the trainers' arrays
+
+
+def check_special_tokens(special_tokens: object, first_free_id: int) -> None:
+    """Special tokens must be ``{text: id}`` with ids of their own, from ``first_free_id`` up.
+
+    >>> check_special_tokens({"<|end|>": 300}, first_free_id=300)
+    >>> check_special_tokens({"<|end|>": 3}, first_free_id=300)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: special token '<|end|>' has id 3, which collides with the byte and merge ids ...
+    """
+    if not isinstance(special_tokens, dict):
+        raise TypeError(f"special_tokens must be a dict from token text to id, e.g. "
+                        f"{{'<|endoftext|>': {first_free_id}}}, got {describe(special_tokens)}")
+    owner = {}  # id -> special token text
+    for text, i in special_tokens.items():
+        if not isinstance(text, str) or not text:
+            raise TypeError(f"special token texts must be non-empty str, got {text!r}")
+        require_int(i, f"the id of special token {text!r}", maximum=MAX_ID)
+        if i < first_free_id:
+            raise ValueError(
+                f"special token {text!r} has id {i}, which collides with the byte and merge ids "
+                f"0..{first_free_id - 1}; give it an id of its own, e.g. "
+                f"{{{text!r}: {first_free_id}}}"
+            )
+        if i in owner:
+            raise ValueError(f"special tokens {owner[i]!r} and {text!r} both have id {i}; "
+                             f"give each one its own id")
+        owner[i] = text
+
+
+def special_regex(tokens: Iterable[str]) -> regex.Pattern:
+    """A regex matching any of ``tokens``, longest first (so one containing another wins).
+
+    >>> special_regex(["<|a|>", "<|a|><|b|>"]).findall("x<|a|><|b|>y<|a|>")
+    ['<|a|><|b|>', '<|a|>']
+    """
+    return regex.compile("|".join(regex.escape(t) for t in sorted(tokens, key=len, reverse=True)))
+
+
+def allowed_in(text: str, special_tokens: dict[str, int],
+               allowed_special: str | Collection[str],
+               disallowed_special: str | Collection[str]) -> list[str]:
+    """The special tokens to encode as such in ``text``; raises if a disallowed one appears.
+
+    >>> allowed_in("a<|end|>", {"<|end|>": 300}, "all", "all")
+    ['<|end|>']
+    >>> allowed_in("a<|end|>", {"<|end|>": 300}, (), ())
+    []
+    """
+    for name, value in (("allowed_special", allowed_special),
+                        ("disallowed_special", disallowed_special)):
+        if value == "all":
+            continue
+        example = f"{{{value!r}}}" if isinstance(value, str) else "{'<|endoftext|>'} or ()"
+        if (isinstance(value, (str, bytes)) or not isinstance(value, Iterable)
+                or not all(isinstance(token, str) for token in value)):
+            raise TypeError(f'{name} must be "all" or a set of special token texts, '
+                            f"e.g. {name}={example}, got {describe(value)}")
+    if allowed_special == "all":
+        allowed_special = set(special_tokens)
+    if disallowed_special == "all":
+        disallowed_special = set(special_tokens) - set(allowed_special)
+    if disallowed_special:
+        match = special_regex(disallowed_special).search(text)
+        if match:
+            token = match.group()
+            raise ValueError(
+                f"the text contains {token!r}, which is a special token; pass "
+                f"allowed_special={{{token!r}}} (or \"all\") to encode it as the special "
+                f"token, or disallowed_special=() to encode it as plain text"
+            )
+    return [token for token in allowed_special if token in special_tokens]
