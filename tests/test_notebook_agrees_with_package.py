@@ -1,38 +1,28 @@
 """Notebook 04 writes BPE out for teaching; prove those cells agree with the package.
 
 The cells tagged ``teaching`` in ``notebooks/04_byte_level_bpe.ipynb`` define ``get_stats``,
-``merge``, ``train``, ``decode`` and ``encode``. We read them with nbformat, keep only the
-function definitions (the cells' example lines need the rest of the notebook), exec them, and
-compare with ``bpe_workshop.pairs`` and ``ByteLevelBPE`` on generated inputs.
+``merge``, ``train``, ``decode`` and ``encode``. ``notebook_files.definitions`` runs only their
+definitions (the cells' example lines need the rest of the notebook), and we compare with
+``bpe_workshop.pairs`` and ``ByteLevelBPE`` on generated inputs.
 """
 
 from __future__ import annotations
 
-import ast
 import warnings
-from pathlib import Path
 
-import nbformat
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from notebook_files import definitions, notebook_path
 
 from bpe_workshop import ByteLevelBPE, pairs
 
-NOTEBOOK = Path(__file__).resolve().parents[1] / "notebooks" / "04_byte_level_bpe.ipynb"
 TAUGHT = ("get_stats", "merge", "train", "decode", "encode")
 
 
-def teaching_functions(path: Path = NOTEBOOK) -> dict:
-    """name -> function, for every ``def`` in the notebook's cells tagged ``teaching``."""
-    nb = nbformat.read(path, as_version=4)
-    namespace = {}
-    for cell in nb.cells:
-        if cell.cell_type != "code" or "teaching" not in cell.metadata.get("tags", []):
-            continue
-        tree = ast.parse(cell.source)
-        tree.body = [node for node in tree.body if isinstance(node, ast.FunctionDef)]
-        exec(compile(tree, f"{path.name}:teaching", "exec"), namespace)  # noqa: S102
+def teaching_functions() -> dict:
+    """name -> function, for every ``def`` in notebook 04's cells tagged ``teaching``."""
+    namespace = definitions(notebook_path("04"), tag="teaching")
     return {name: namespace[name] for name in TAUGHT if name in namespace}
 
 
@@ -75,7 +65,8 @@ def test_merge_agrees(ids, pair):
 @settings(max_examples=60, deadline=None)
 @given(texts, st.integers(256, 280))
 def test_train_agrees(text, vocab_size):
-    assert list(NB["train"](text, vocab_size).items()) == list(train_package(text, vocab_size).merges.items())
+    learned = list(train_package(text, vocab_size).merges.items())
+    assert list(NB["train"](text, vocab_size).items()) == learned
 
 
 @settings(max_examples=60, deadline=None)

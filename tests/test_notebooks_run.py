@@ -50,7 +50,8 @@ def test_a_failing_cell_fails_the_run(tmp_path):
             nbformat.v4.new_code_cell("x = 1"),
             nbformat.v4.new_code_cell("raise ValueError('this cell is broken')"),
         ],
-        metadata={"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}},
+        metadata={"kernelspec": {"name": "python3", "display_name": "Python 3",
+                                 "language": "python"}},
     )
     path = tmp_path / "broken.ipynb"
     nbformat.write(notebook, path)

@@ -1,38 +1,21 @@
-"""Exercise checkers for the notebooks: ``check_<exercise>(your_function)`` prints a verdict.
+"""Exercise checkers for the notebooks: ``check_<exercise>(my_<exercise>)`` prints a verdict.
 
-``core.check`` is the one engine; each notebook's checkers live in their own module
-(``nb00`` ... ``nb03`` here, ``nb04`` and later beside them) and notebooks 00-03 import theirs
-from this package by name.
+``core.check`` is the one engine. Each notebook's checkers live in a module of their own, named
+after the notebook (``nb00`` ... ``nb07``), and every notebook imports its checkers from that
+module by name::
+
+    from bpe_workshop.exercises.nb04 import check_get_stats, check_merge
+
+In each module, ``check_<exercise>`` takes the learner's function ``my_<exercise>`` and
+``reference_<exercise>`` (where the package has no function of its own for it) computes the
+expected values.
 
 Worked solutions live beside the notebooks, one solutions notebook per notebook:
 ``notebooks/solutions/NN_<topic>_solutions.ipynb``. The tests run each solution against its
-checker, and check that a known wrong answer fails and that the untouched stub is "not attempted".
+checker, and check that known wrong answers fail, that the untouched stub is "not attempted", and
+that no answer of any kind (wrong types, ``sys.exit()``, an endless loop) stops a checker.
 """
 
 from bpe_workshop.exercises.core import CheckResult, check
-from bpe_workshop.exercises.nb00 import check_count_tokens, check_token_pieces
-from bpe_workshop.exercises.nb01 import check_count_bytes, check_encode_utf8, check_utf8_length
-from bpe_workshop.exercises.nb02 import check_chunk_ids, check_gpt2_split, check_number_chunks
-from bpe_workshop.exercises.nb03 import (
-    check_decompress,
-    check_first_wrong_step,
-    check_pair_counts,
-    check_replace_pair,
-)
 
-__all__ = [
-    "CheckResult",
-    "check",
-    "check_chunk_ids",
-    "check_count_bytes",
-    "check_count_tokens",
-    "check_decompress",
-    "check_encode_utf8",
-    "check_first_wrong_step",
-    "check_gpt2_split",
-    "check_number_chunks",
-    "check_pair_counts",
-    "check_replace_pair",
-    "check_token_pieces",
-    "check_utf8_length",
-]
+__all__ = ["CheckResult", "check"]

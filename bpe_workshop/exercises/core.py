@@ -2,10 +2,10 @@
 
 The pattern every notebook follows:
 
-    def count_bytes(text):            # exercise cell: the learner edits this stub
+    def my_count_bytes(text):         # exercise cell: the learner edits this stub
         raise NotImplementedError
 
-    check_count_bytes(count_bytes)    # next cell: a checker from bpe_workshop.exercises
+    check_count_bytes(my_count_bytes) # next cell: from bpe_workshop.exercises.nb01 import ...
 
 A checker is a few lines on top of :func:`check`: it names a reference implementation from the
 package (so expected values are computed, never typed in), a list of inputs, and a hint.
@@ -15,17 +15,25 @@ package (so expected values are computed, never typed in), a list of inputs, and
 - ``⏳ not attempted yet`` when the stub raises ``NotImplementedError`` or returns ``...``/``None``;
 - ``❌`` with the smallest failing input, expected vs got (or the exception raised) and a hint.
 
-It never raises, so an untouched stub never stops "Run All". Left out: time limits (a learner's
-infinite loop still hangs the cell; the kernel's interrupt button stops it).
+It never raises, whatever the learner's function does: an exception of any kind (``sys.exit()``
+included), an answer whose ``==`` or ``repr`` raises, or a loop that never ends. Every call into
+the learner's code runs under :func:`guarded`, which stops it after :data:`TIME_LIMIT` seconds
+with a tracer (``sys.settrace``, so it works in the kernel's main thread and on every OS); the
+previous tracer (a debugger's) is put back afterwards. Only ``KeyboardInterrupt`` (the kernel's
+interrupt button) passes through. Left out: loops that never return to Python code (a C
+function that runs forever), and learner code that catches ``BaseException`` and goes on looping.
 """
 
 from __future__ import annotations
 
 import copy
+import sys
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 MAX_SHOWN = 160  # characters of a repr shown in a verdict before cutting it short
+TIME_LIMIT = 3.0  # seconds one call of the learner's function may take before it is stopped
 
 
 @dataclass(frozen=True)
@@ -44,16 +52,84 @@ class CheckResult:
         pass
 
 
+class TimeUp(BaseException):
+    """Raised inside the learner's code when it runs past the time limit.
+
+    A ``BaseException`` so that a learner's ``except Exception:`` does not swallow it.
+    """
+
+
+@dataclass(frozen=True)
+class Raised:
+    """What a hint receives as ``got`` when the learner's function raised instead of returning.
+
+    >>> Raised(KeyError(300))
+    <raised KeyError: 300>
+    """
+
+    error: BaseException
+
+    def __repr__(self) -> str:
+        return f"<raised {error_name(self.error)}: {self.error}>"
+
+
+def guarded(func: Callable, *args, time_limit: float | None = None):
+    """``func(*args)``, stopped with :class:`TimeUp` after ``time_limit`` seconds of Python code.
+
+    ``time_limit`` defaults to :data:`TIME_LIMIT`. Exceptions pass through to the caller.
+
+    >>> guarded(len, "abc")
+    3
+    >>> def forever():
+    ...     while True:
+    ...         pass
+    >>> guarded(forever, time_limit=0.1)
+    Traceback (most recent call last):
+    ...
+    bpe_workshop.exercises.core.TimeUp: stopped after 0.1 s
+    """
+    limit = TIME_LIMIT if time_limit is None else time_limit
+    deadline = time.monotonic() + limit
+
+    def tracer(frame, event, arg):
+        if time.monotonic() > deadline:
+            raise TimeUp(f"stopped after {limit:g} s")
+        return tracer  # subtle: trace the lines of every frame, so a loop anywhere is caught
+
+    previous = sys.gettrace()
+    sys.settrace(tracer)
+    try:
+        return func(*args)
+    finally:
+        sys.settrace(previous)
+
+
 def shown(value: object) -> str:
-    """``repr`` of ``value``, cut short for the verdict.
+    """``repr`` of ``value``, cut short for the verdict; never raises.
 
     >>> shown("abc")
     "'abc'"
     >>> len(shown("x" * 1000)) <= MAX_SHOWN
     True
+    >>> class Odd:
+    ...     def __repr__(self):
+    ...         raise ValueError("no")
+    >>> shown(Odd())
+    '<an Odd whose repr raised ValueError>'
     """
-    text = repr(value)
+    try:
+        text = guarded(repr, value)
+        if not isinstance(text, str):
+            raise TypeError("repr returned a non-str")
+    except KeyboardInterrupt:
+        raise
+    except BaseException as err:  # noqa: BLE001 - the learner's object, any failure
+        return f"<{_a(type(value).__name__)} whose repr raised {error_name(err)}>"
     return text if len(text) <= MAX_SHOWN else text[: MAX_SHOWN - 5] + " ...)"
+
+
+def _a(noun: str) -> str:
+    return ("an " if noun[:1].lower() in "aeiou" else "a ") + noun
 
 
 def call_text(name: str, args: tuple) -> str:
@@ -80,10 +156,11 @@ def check(
 
     Inputs are tried smallest first (by the length of their repr), so the first failure
     reported is the smallest one. ``hint`` is a sentence, or a function
-    ``hint(args, expected, got)`` returning one. ``same(expected, got)`` replaces ``==``;
-    ``name`` replaces the function's name in messages; ``reveal=False`` keeps the expected value
-    out of the verdict (for puzzles whose answer is the value itself).
-    Prints the verdict (unless ``quiet``) and returns it; never raises.
+    ``hint(args, expected, got)`` returning one (``got`` is a :class:`Raised` when the function
+    raised). ``same(expected, got)`` replaces ``==``; ``name`` replaces the function's name in
+    messages; ``reveal=False`` keeps the expected value out of the verdict (for puzzles whose
+    answer is the value itself). Prints the verdict (unless ``quiet``) and returns it; never
+    raises, except ``KeyboardInterrupt``.
 
     >>> def reference(text):
     ...     return len(text.encode("utf-8"))
@@ -103,7 +180,7 @@ def check(
     ⏳ stub: not attempted yet — edit the cell above, then run it and this cell again.
     False
     """
-    name = name or getattr(func, "__name__", "your function")
+    name = name or _name_of(func)
     cases = sorted((tuple(args) for args in inputs), key=lambda args: (len(repr(args)), repr(args)))
     same = same or (lambda expected, got: expected == got)
     if not callable(func):
@@ -116,20 +193,26 @@ def check(
         call = call_text(name, args) if args else name
         try:
             # deep copies, so a function that changes its argument cannot spoil later cases
-            got = func(*copy.deepcopy(args))
+            got = guarded(func, *copy.deepcopy(args))
         except NotImplementedError:
             return _not_attempted(name, quiet)
-        except Exception as err:  # noqa: BLE001 - any error is the learner's to see
-            lines = [f"❌ {call} raised {_error_name(err)}: {err}"]
+        except KeyboardInterrupt:
+            raise
+        except TimeUp:
+            return _verdict(_time_up(call), quiet)
+        except BaseException as err:  # noqa: BLE001 - any error is the learner's to see
+            lines = [f"❌ {call} {_raised_text(err)}"]
             lines += [f"   expected: {shown(expected)}"] if reveal else []
-            return _verdict("\n".join(lines + _hint(hint, args, expected, None)), quiet)
+            return _verdict("\n".join(lines + _hint(hint, args, expected, Raised(err))), quiet)
         if (got is None or got is Ellipsis) and expected is not None:
             untouched.append((call, got))
             continue
-        if not same(expected, got):
+        agrees, trouble = _agrees(same, expected, got)
+        if not agrees:
             lines = [f"❌ {call} gave the wrong answer."]
             lines += [f"   expected: {shown(expected)}"] if reveal else []
             lines += [f"   got:      {shown(got)}"]
+            lines += [f"   (comparing it with == {trouble})"] if trouble else []
             return _verdict("\n".join(lines + _hint(hint, args, expected, got)), quiet)
     if len(untouched) == len(cases):
         why = "(it returned None; if you did edit it, is a `return` missing?)"
@@ -142,28 +225,109 @@ def check(
     return _verdict(f"✅ {name} passed ({len(cases)} {plural})", quiet, passed=True)
 
 
-def _error_name(err: Exception) -> str:
+def _name_of(func) -> str:
+    name = getattr(func, "__name__", None) if callable(func) else None
+    return name if isinstance(name, str) else "your function"
+
+
+def _agrees(same, expected, got) -> tuple[bool, str]:
+    """Whether ``same(expected, got)`` holds; a comparison that fails counts as a wrong answer.
+
+    >>> _agrees(lambda e, g: e == g, [1], [1])
+    (True, '')
+    """
+    try:
+        return bool(guarded(lambda: bool(same(expected, got)))), ""
+    except KeyboardInterrupt:
+        raise
+    except TimeUp:
+        return False, "did not finish in time"
+    except BaseException as err:  # noqa: BLE001 - e.g. an array whose truth value is ambiguous
+        return False, f"raised {error_name(err)}: return a plain Python value"
+
+
+def _time_up(call: str) -> str:
+    return (f"❌ {call} did not finish within {TIME_LIMIT:g} s, so it was stopped.\n"
+            "   hint: is there a loop that never ends? Check that every `while` loop moves its "
+            "index (or shortens its list) on every path, including the path where nothing "
+            "matches.")
+
+
+def _raised_text(err: BaseException) -> str:
+    if isinstance(err, SystemExit):
+        return (f"called sys.exit({'' if err.code is None else shown(err.code)}) "
+                "(SystemExit): return a value instead of exiting.")
+    return f"raised {error_name(err)}: {_message(err)}"
+
+
+def _message(err: BaseException) -> str:
+    try:
+        return str(err)
+    except Exception:  # noqa: BLE001 - an exception whose str itself fails
+        return "(its message could not be shown)"
+
+
+def error_name(err: BaseException) -> str:
     """``ValueError`` for built-in exceptions, ``re.error`` for the others.
 
     >>> import re
-    >>> _error_name(ValueError()), _error_name(re.error("bad"))
+    >>> error_name(ValueError()), error_name(re.error("bad"))
     ('ValueError', 're.error')
     """
     kind = type(err)
-    return kind.__name__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__qualname__}"
+    if kind.__module__ == "builtins":
+        return kind.__name__
+    return f"{kind.__module__}.{kind.__qualname__}"
 
 
 def _hint(hint, args, expected, got) -> list[str]:
-    text = hint(args, expected, got) if callable(hint) else hint
+    if callable(hint):
+        try:
+            text = guarded(hint, args, expected, got)
+        except KeyboardInterrupt:
+            raise
+        except BaseException:  # noqa: BLE001 - a hint must never cost the verdict
+            text = ""
+    else:
+        text = hint
     return [f"   hint: {text}"] if text else []
 
 
 def _not_attempted(name: str, quiet: bool, why: str = "") -> CheckResult:
-    message = f"⏳ {name}: not attempted yet — edit the cell above, then run it and this cell again."
+    message = (f"⏳ {name}: not attempted yet — edit the cell above, then run it and this cell "
+               "again.")
     return _verdict(f"{message} {why}".rstrip(), quiet, attempted=False)
 
 
-def _verdict(message: str, quiet: bool, passed: bool = False, attempted: bool = True) -> CheckResult:
+def _verdict(message: str, quiet: bool, passed: bool = False,
+             attempted: bool = True) -> CheckResult:
     if not quiet:
         print(message)
     return CheckResult(passed=passed, message=message, attempted=attempted)
+
+
+def count_total(counts: object) -> int | None:
+    """The sum of a dict's values when they are all ints, else None (for hints).
+
+    >>> count_total({("a", "a"): 2, ("a", "b"): 1}), count_total({"a": "2"}), count_total([1])
+    (3, None, None)
+    """
+    if not isinstance(counts, dict) or not all(type(n) is int for n in counts.values()):
+        return None
+    return sum(counts.values())
+
+
+def values_kind(counts: object) -> str:
+    """A hint's sentence when a dict of counts holds values that are not ints, else ''.
+
+    >>> values_kind({("a", "a"): "2"})
+    "the counts must be ints, but one of them is a str ('2')."
+    >>> values_kind({("a", "a"): 2})
+    ''
+    """
+    if isinstance(counts, dict):
+        for n in counts.values():
+            if type(n) is not int:
+                return (f"the counts must be ints, but one of them is "
+                        f"{_a(type(n).__name__)} ({shown(n)}).")
+    return ""

@@ -1,5 +1,7 @@
 """Checkers for notebook 00 (why tokenization): counting tokens and looking at their bytes.
 
+Learners import them by name: ``from bpe_workshop.exercises.nb00 import check_count_tokens``.
+
 References use tiktoken through ``bpe_workshop.offline.get_encoding``, so they work offline.
 """
 
@@ -33,14 +35,14 @@ def reference_token_pieces(text: str, encoding_name: str) -> list[bytes]:
 
 
 def check_count_tokens(count_tokens) -> CheckResult:
-    """Exercise: ``count_tokens(text, encoding_name) -> int``."""
+    """Exercise: ``my_count_tokens(text, encoding_name) -> int``."""
     return check(count_tokens, reference_count_tokens,
                  [(text, name) for text in TEXTS for name in ENCODINGS],
                  hint="get_encoding(encoding_name).encode(text) gives the ids; count them.")
 
 
 def check_token_pieces(token_pieces) -> CheckResult:
-    """Exercise: ``token_pieces(text, encoding_name) -> list[bytes]``."""
+    """Exercise: ``my_token_pieces(text, encoding_name) -> list[bytes]``."""
 
     def hint(args, expected, got):
         if isinstance(got, list) and got and isinstance(got[0], str):

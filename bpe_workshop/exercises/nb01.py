@@ -1,5 +1,7 @@
 """Checkers for notebook 01 (Unicode and UTF-8): bytes per text, bytes per code point, encoding.
 
+Learners import them by name: ``from bpe_workshop.exercises.nb01 import check_count_bytes``.
+
 References are Python's own UTF-8 codec: the learner rebuilds what ``str.encode`` does.
 """
 
@@ -26,10 +28,10 @@ def reference_encode_utf8(code_point: int) -> bytes:
 
 
 def check_count_bytes(count_bytes) -> CheckResult:
-    """Exercise: ``count_bytes(text) -> int``, the length of ``text`` in UTF-8."""
+    """Exercise: ``my_count_bytes(text) -> int``, the length of ``text`` in UTF-8."""
 
     def hint(args, expected, got):
-        if got == len(args[0]):
+        if type(got) is int and got == len(args[0]):
             return "that is the number of characters; encode the text to UTF-8 bytes first."
         return "text.encode('utf-8') gives a bytes object; count its items."
 
@@ -37,14 +39,14 @@ def check_count_bytes(count_bytes) -> CheckResult:
 
 
 def check_utf8_length(utf8_length) -> CheckResult:
-    """Exercise: ``utf8_length(code_point) -> int`` from the bit-layout table, without encoding."""
+    """Exercise: ``my_utf8_length(code_point) -> int`` from the bit-layout table alone."""
     return check(utf8_length, reference_utf8_length, [(cp,) for cp in CODE_POINTS],
                  hint="1 byte holds 7 bits (up to 0x7F), 2 bytes 11 bits (0x7FF), "
                       "3 bytes 16 bits (0xFFFF), 4 bytes 21 bits (0x10FFFF).")
 
 
 def check_encode_utf8(encode_utf8) -> CheckResult:
-    """Exercise: ``encode_utf8(code_point) -> bytes`` built with bit operations."""
+    """Exercise: ``my_encode_utf8(code_point) -> bytes`` built with bit operations."""
 
     def hint(args, expected, got):
         bits = " ".join(f"{byte:08b}" for byte in expected)

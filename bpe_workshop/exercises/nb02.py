@@ -1,5 +1,7 @@
 """Checkers for notebook 02 (regex splitting): GPT-2 chunks, GPT-4 digit groups, chunk bytes.
 
+Learners import them by name: ``from bpe_workshop.exercises.nb02 import check_gpt2_split``.
+
 References are ``bpe_workshop.patterns.split_text`` with the package's own patterns.
 """
 
@@ -42,7 +44,7 @@ def reference_chunk_ids(text: str) -> list[list[int]]:
 
 
 def check_gpt2_split(gpt2_split) -> CheckResult:
-    """Exercise: ``gpt2_split(text) -> list[str]`` with GPT-2's pattern."""
+    """Exercise: ``my_gpt2_split(text) -> list[str]`` with GPT-2's pattern."""
 
     def hint(args, expected, got):
         if isinstance(got, list) and "".join(map(str, got)) != args[0]:
@@ -53,14 +55,15 @@ def check_gpt2_split(gpt2_split) -> CheckResult:
 
 
 def check_number_chunks(number_chunks) -> CheckResult:
-    """Exercise: ``number_chunks(text) -> list[str]``, numbers cut into groups of 1-3 digits."""
+    """Exercise: ``my_number_chunks(text) -> list[str]``, numbers cut into groups of 1-3 digits."""
     return check(number_chunks, reference_number_chunks, [(text,) for text in NUMBER_TEXTS],
-                 hint="GPT-4's pattern uses \\p{N}{1,3}: at most three digits, taken from the left. "
+                 hint="GPT-4's pattern uses \\p{N}{1,3}: at most three digits, taken from the "
+                      "left. "
                       "\\p{N} also matches digits of other scripts.")
 
 
 def check_chunk_ids(chunk_ids) -> CheckResult:
-    """Exercise: ``chunk_ids(text) -> list[list[int]]``, GPT-4 chunks as UTF-8 byte values."""
+    """Exercise: ``my_chunk_ids(text) -> list[list[int]]``, GPT-4 chunks as UTF-8 byte values."""
 
     def hint(args, expected, got):
         if isinstance(got, list) and got and isinstance(got[0], int):

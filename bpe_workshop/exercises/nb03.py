@@ -1,5 +1,7 @@
 """Checkers for notebook 03 (BPE by hand): count pairs, replace a pair, decompress, spot a mistake.
 
+Learners import them by name: ``from bpe_workshop.exercises.nb03 import check_pair_counts``.
+
 References are ``bpe_workshop.by_hand`` and ``bpe_workshop.pairs``: a string's characters are its
 symbols, exactly as in ``replace_pairs_by_hand``.
 """
@@ -7,7 +9,7 @@ symbols, exactly as in ``replace_pairs_by_hand``.
 from __future__ import annotations
 
 from bpe_workshop.by_hand import count_pairs, decompress_by_hand, replace_pairs_by_hand
-from bpe_workshop.exercises.core import CheckResult, check
+from bpe_workshop.exercises.core import CheckResult, check, count_total, values_kind
 from bpe_workshop.pairs import merge
 
 TEXTS = ("", "a", "ab", "aaa", "aaaa", "abab", "aaabdaaabac", "aaabcdaadab", "banana bandana",
@@ -50,10 +52,13 @@ def first_wrong_published_step() -> int:
 
 
 def check_pair_counts(pair_counts) -> CheckResult:
-    """Exercise: ``pair_counts(text) -> {(left, right): count}``, overlapping pairs included."""
+    """Exercise: ``my_pair_counts(text) -> {(left, right): count}``, overlapping pairs included."""
 
     def hint(args, expected, got):
-        if isinstance(got, dict) and sum(got.values()) < sum(expected.values()):
+        if values_kind(got):
+            return values_kind(got)
+        total = count_total(got)
+        if total is not None and total < sum(expected.values()):
             return ("count every position: 'aaa' holds ('a', 'a') twice (positions 0-1 and 1-2). "
                     "zip(text, text[1:]) walks over all adjacent pairs.")
         return "keys are (left character, right character) tuples, values how often they occur."
@@ -62,7 +67,7 @@ def check_pair_counts(pair_counts) -> CheckResult:
 
 
 def check_replace_pair(replace_pair) -> CheckResult:
-    """Exercise: ``replace_pair(text, pair, symbol) -> str``, left to right, no overlaps."""
+    """Exercise: ``my_replace_pair(text, pair, symbol) -> str``, left to right, no overlaps."""
     inputs = [("", ("a", "a"), "Z"), ("aa", ("a", "a"), "Z"), ("aaa", ("a", "a"), "Z"),
               ("aaaa", ("a", "a"), "Z"), ("abc", ("x", "y"), "Z"),
               ("aaabdaaabac", ("a", "a"), "Z"), ("ZabdZabac", ("a", "b"), "Y"),
@@ -73,7 +78,7 @@ def check_replace_pair(replace_pair) -> CheckResult:
 
 
 def check_decompress(decompress) -> CheckResult:
-    """Exercise: ``decompress(text, table) -> str``, undoing the replacements."""
+    """Exercise: ``my_decompress(text, table) -> str``, undoing the replacements."""
     inputs = [("", {}), ("abc", {}), ("Za", {"Z": "aa"})]
     for original in ("aaabdaaabac", "aaabcdaadab", "banana bandana"):
         last = replace_pairs_by_hand(original)[-1]
@@ -91,4 +96,4 @@ def check_first_wrong_step(first_wrong_step) -> CheckResult:
                 "the string, the pair, its count and the result.")
 
     return check(lambda: first_wrong_step, first_wrong_published_step, [()],
-                 name="first_wrong_step", reveal=False, hint=hint)
+                 name="my_first_wrong_step", reveal=False, hint=hint)

