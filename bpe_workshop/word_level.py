@@ -383,12 +383,14 @@ def _check_training(word_counts: object, joined_at: object, merges: list[Pair]):
     if len(joined_at) != len(word_counts):
         raise ValueError(f"joined_at must hold one list per word: got {len(joined_at)} for "
                          f"{len(word_counts)} words")
+    last = len(merges)
     for (word, freq), joined in zip(word_counts.items(), joined_at):
         require_str(word, "each training word")
-        require_int(freq, f"word_counts[{word!r}]", minimum=1)
+        require_int(freq, f"word_counts[{word!r:.40}]", minimum=1)
         if not isinstance(joined, (list, tuple)) or len(joined) != len(word) + 1:
             raise ValueError(f"joined_at must hold one step per character and </w> of each "
-                             f"word: {len(word) + 1} for {word!r}, got {joined!r:.60}")
-        for step in joined:
-            require_int(step, f"a step in joined_at[{word!r}]", minimum=0, maximum=len(merges))
+                             f"word: {len(word) + 1} for {word!r:.40}, got {joined!r:.60}")
+        for step in joined:  # the message is built only for a bad step: words can be long
+            if isinstance(step, bool) or not isinstance(step, int) or not 0 <= step <= last:
+                require_int(step, f"a step in joined_at[{word!r:.40}]", minimum=0, maximum=last)
     return dict(word_counts), [list(joined) for joined in joined_at]
