@@ -13,7 +13,9 @@ Where each idea lives, in reading order:
 - ``byte_level``: ``ByteLevelBPE``, a GPT-style tokenizer (train, encode, decode, special tokens).
 - ``model_file`` and ``text_file``: saving and loading a trained tokenizer as plain text.
 - ``tiktoken_bridge`` and ``offline``: GPT-2's and GPT-4's merges, with no network.
-- ``word_level``: ``WordLevelBPE``, the ``</w>`` variant of Sennrich et al. (2016).
+- ``word_level``: ``WordLevelBPE``, the ``</w>`` variant of Sennrich et al. (2016); its
+  trainers ``word_train_naive`` (the paper's loop) and ``word_train_fast`` (the same merges,
+  incrementally), what they return in ``word_records``, the paper's own helpers in ``word_paper``.
 - ``corpora``: the texts the notebooks train on.
 - ``token_text``: a token's bytes as readable text (whitespace shown, partial characters in hex).
 - ``render`` and ``widgets``: pictures and controls; they only read what the algorithms return.
