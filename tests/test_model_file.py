@@ -96,3 +96,50 @@ def test_model_file_is_never_a_pickle(tmp_path):
     model_path, _ = ByteLevelBPE.train("aaabdaaabac", 259).save(tmp_path / "plain")
     assert model_path.read_bytes()[:2] != b"\x80\x04"
     model_path.read_bytes().decode("ascii")  # plain text all the way
+
+
+# ----- plain data in, plain data out ---------------------------------------------------------
+
+
+def test_model_file_imports_no_tokenizer_class():
+    """model_file knows formats only: no import of the classes it serves (no cycle to dodge)."""
+    import ast
+    from pathlib import Path
+
+    import bpe_workshop.model_file as model_file
+
+    tree = ast.parse(Path(model_file.__file__).read_text(encoding="utf-8"))
+    imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
+    imported |= {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import)
+                 for alias in node.names}
+    assert not imported & {"bpe_workshop.byte_level", "bpe_workshop.word_level",
+                           "bpe_workshop.tiktoken_bridge"}
+
+
+def test_load_byte_level_returns_the_constructor_arguments(tokenizers, tmp_path):
+    from bpe_workshop.model_file import load_byte_level
+
+    tok = tokenizers[1]
+    tok.save(tmp_path / "gpt4")
+    data = load_byte_level(tmp_path / "gpt4")
+    assert data == {"merges": tok.merges, "pattern": tok.pattern,
+                    "special_tokens": tok.special_tokens, "byte_ids": list(range(256))}
+    assert ByteLevelBPE(**data).vocab == tok.vocab
+
+
+def test_load_word_level_returns_the_constructor_arguments(tmp_path):
+    from bpe_workshop.model_file import load_word_level
+    from bpe_workshop.word_level import WordLevelBPE
+
+    wl = WordLevelBPE.train("low low lower newest newest widest", 6)
+    data = load_word_level(wl.save(tmp_path / "words.wordbpe"))
+    assert data == {"alphabet": wl.alphabet, "merges": wl.merges,
+                    "counts": [r.count for r in wl.records]}
+    assert WordLevelBPE(**data).vocab == wl.vocab
+
+
+def test_saving_a_table_with_ids_out_of_order_is_refused(tmp_path):
+    tok = ByteLevelBPE({(97, 98): 257, (98, 99): 256})
+    with pytest.raises(ValueError, match=r"only merges minting ids 256, 257, \.\.\. in order"):
+        tok.save(tmp_path / "odd")
+    assert list(tmp_path.iterdir()) == []
