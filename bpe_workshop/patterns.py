@@ -173,12 +173,24 @@ def split_text(text: str, pattern: str | None) -> list[str]:
     return list(iter_chunks(text, pattern))
 
 
+def show_pattern(pattern: str) -> str:
+    r"""A pattern as a learner typed it: a raw string when it can be one, shortened past 80.
+
+    >>> print(show_pattern(r"\w+"), show_pattern("it's"))
+    r'\w+' "it's"
+    """
+    shown = pattern if len(pattern) <= 80 else pattern[:77] + "..."
+    if "'" in shown or shown.endswith("\\"):
+        return repr(shown)
+    return f"r'{shown}'"
+
+
 def _timeout_message(pattern: str, text: str, end: int, budget: float) -> str:
     near = text[end:end + 40]
-    shown = pattern if len(pattern) <= 80 else pattern[:77] + "..."
     return (
-        f"the split pattern {shown!r} is stuck: it ran for more than {budget:.0f} s on the text "
-        f"at position {end} ({near!r}{'...' if len(text) > end + 40 else ''}). It backtracks "
+        f"the split pattern {show_pattern(pattern)} is stuck: it ran for more than {budget:.0f} s "
+        f"on the text from position {end} ({near!r}{'...' if len(text) > end + 40 else ''}). "
+        f"It backtracks "
         f"catastrophically: a repeated group whose alternatives can match the same characters, "
         f"such as (\\w|[a-z])+, tries every way to cut a long word. Make the alternatives "
         f"exclusive or the repetition possessive (e.g. \\w++), or use pattern='gpt4'"
@@ -214,14 +226,15 @@ def left_out_message(pattern: str, pieces: list[str]) -> str:
     """The warning for text a pattern drops: what, and how to keep it.
 
     >>> print(left_out_message("[a-z]+", [" ", "!"]))  # doctest: +NORMALIZE_WHITESPACE
-    the split pattern '[a-z]+' leaves out ' ', '!': that text is in no chunk, so it gets no ids
+    the split pattern r'[a-z]+' leaves out ' ', '!': that text is in no chunk, so it gets no ids
     and decode(encode(text)) loses it; add an alternative that matches it (e.g. |\\s+|[^\\w\\s]+)
     or use pattern='gpt4'
     """
     shown = ", ".join(repr(piece[:20]) for piece in pieces[:5])
     more = f" and {len(pieces) - 5} more" if len(pieces) > 5 else ""
     return (
-        f"the split pattern {pattern!r} leaves out {shown}{more}: that text is in no chunk, so "
+        f"the split pattern {show_pattern(pattern)} leaves out {shown}{more}: that text is in no "
+        f"chunk, so "
         f"it gets no ids and decode(encode(text)) loses it; add an alternative that matches it "
         f"(e.g. |\\s+|[^\\w\\s]+) or use pattern='gpt4'"
     )

@@ -1,0 +1,81 @@
+"""Patterns that backtrack forever come back with an error; patterns that drop text say so."""
+
+import warnings
+
+import pytest
+
+from bpe_workshop.byte_level import ByteLevelBPE
+from bpe_workshop.patterns import (
+    DroppedTextWarning,
+    PatternTimeoutError,
+    iter_chunks,
+    split_text,
+    time_budget,
+)
+
+# Each letter can be \w or [a-z], and the "$" fails at "!": 2**30 ways to try.
+CATASTROPHIC = r"(\w|[a-z])+$"
+WORD = "ok " + "a" * 30 + "!"
+STALL = (r"the split pattern r'\(\\w\|\[a-z\]\)\+\$' is stuck: it ran for more than 2 s on the "
+         r"text from position 0 \('ok a+![^)]*\)\. It backtracks catastrophically")
+
+
+def test_split_text_and_iter_chunks_raise_instead_of_hanging():
+    with pytest.raises(PatternTimeoutError, match=STALL):
+        split_text(WORD, CATASTROPHIC)
+    with pytest.raises(ValueError, match=STALL):  # widgets catch ValueError
+        list(iter_chunks(WORD, CATASTROPHIC))
+
+
+def test_training_with_a_catastrophic_pattern_raises():
+    with pytest.raises(PatternTimeoutError, match=STALL):
+        ByteLevelBPE.train(WORD * 3, 300, pattern=CATASTROPHIC)
+
+
+def test_encoding_with_a_catastrophic_pattern_raises_both_algorithms():
+    tok = ByteLevelBPE({(97, 97): 256}, pattern=CATASTROPHIC)
+    for algorithm in ("fast", "naive"):
+        with pytest.raises(PatternTimeoutError, match=STALL):
+            tok.encode(WORD, algorithm=algorithm)
+
+
+def test_a_loaded_model_with_a_catastrophic_pattern_raises_on_encode(tmp_path):
+    model, _ = ByteLevelBPE({(97, 97): 256}, pattern=CATASTROPHIC).save(tmp_path / "stuck")
+    tok = ByteLevelBPE.load(model)  # loading is fine: the pattern is a valid regex
+    assert tok.pattern == CATASTROPHIC
+    with pytest.raises(PatternTimeoutError, match=STALL):
+        tok.encode(WORD)
+
+
+def test_the_budget_grows_with_the_text():
+    assert time_budget("") == 2.0
+    assert time_budget("x" * 8_000_000) == 18.0
+
+
+def test_a_pattern_that_drops_text_warns_once_per_tokenizer_when_encoding():
+    tok = ByteLevelBPE(pattern=r"\w+")
+    with pytest.warns(DroppedTextWarning, match=r"the split pattern r'\\w\+' leaves out ' ', '!'"):
+        ids = tok.encode("hello world!")
+    assert tok.decode(ids) == "helloworld"
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        tok.encode("again, more text dropped!")  # told once already: no second warning
+
+
+def test_a_pattern_matching_only_empty_text_warns():
+    tok = ByteLevelBPE(pattern="a*")
+    with pytest.warns(DroppedTextWarning, match=r"leaves out 'b'.*decode\(encode\(text\)\) loses"):
+        assert tok.encode("bbb") == []
+
+
+def test_training_with_a_pattern_that_drops_text_warns():
+    with pytest.warns(DroppedTextWarning, match=r"leaves out ' ', '! '"):
+        tok = ByteLevelBPE.train("hello world! " * 5, 260, pattern=r"\w+")
+    assert len(tok.merges) == 4
+
+
+def test_patterns_that_cover_the_text_never_warn():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for pattern in (None, "gpt2", "gpt4", "whitespace", r"\w+|\W+"):
+            ByteLevelBPE(pattern=pattern).encode("hello world!")
