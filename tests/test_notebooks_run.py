@@ -57,3 +57,15 @@ def test_a_failing_cell_fails_the_run(tmp_path):
     nbformat.write(notebook, path)
     with pytest.raises(CellExecutionError, match="this cell is broken"):
         run_notebook(path, timeout=60)
+
+
+@pytest.mark.notebook
+@pytest.mark.parametrize("name", ["04_byte_level_bpe.ipynb", "07_train_your_own.ipynb"])
+def test_notebooks_that_save_models_leave_nothing_in_the_temp_folder(name, tmp_path, monkeypatch):
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    monkeypatch.setenv("TMPDIR", str(scratch))  # the kernel, a new process, uses this folder
+    run_notebook(NOTEBOOKS / name)
+    left = sorted(path.name for path in scratch.iterdir())
+    # tiktoken may keep its cache of encoding files there; nothing else may stay
+    assert [entry for entry in left if "tiktoken" not in entry] == []
