@@ -94,6 +94,34 @@ def load_multilingual() -> str:
     return data_path("multilingual.txt").read_text(encoding="utf-8")
 
 
+def read_text_file(path: str | Path) -> str:
+    """Return the text of a learner's own file, read as UTF-8 (notebook 07's "your own file").
+
+    A file in another encoding gets a ``ValueError`` that says which byte failed and how to read
+    the file instead.
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = Path(folder) / "notes.txt"
+    ...     _ = path.write_bytes("café".encode("cp1252"))
+    ...     read_text_file(path)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: notes.txt is not UTF-8 text: byte 0xe9 at position 3 cannot start or continue ...
+    """
+    path = Path(path).expanduser()
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as err:
+        raise ValueError(
+            f"{path.name} is not UTF-8 text: byte {err.object[err.start]:#04x} at position "
+            f"{err.start} cannot start or continue a character. If it uses another encoding, read "
+            "it with that encoding and use the text, e.g. my_text = "
+            "Path(MY_FILE).read_text(encoding=\"cp1252\") (Windows, Western Europe) or "
+            "encoding=\"latin-1\"; or save the file as UTF-8 in your editor."
+        ) from None
+
+
 def _stdlib_dir() -> Path:
     return Path(sysconfig.get_paths()["stdlib"])
 
