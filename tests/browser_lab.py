@@ -21,6 +21,7 @@ other than Chromium.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -83,7 +84,9 @@ def require_chromium() -> Path:
             f"{CHROMIUM} is missing but CI is set: the browser tests must run in CI. "
             "Install Debian's chromium package first (apt-get install -y chromium)."
         )
-    pytest.skip(f"{CHROMIUM} not installed (apt-get install chromium); set CI=1 to make this a failure")
+    pytest.skip(
+        f"{CHROMIUM} not installed (apt-get install chromium); set CI=1 to make this a failure"
+    )
 
 
 def free_port() -> int:
@@ -190,7 +193,7 @@ class LabServer:
             # counts, error outputs) instead of parsing prompt text.
             "--LabApp.expose_app_in_browser=True",
         ]
-        log = open(self.log_path, "wb")
+        log = open(self.log_path, "wb")  # noqa: SIM115 - the child keeps writing after we return
         try:
             self.proc = subprocess.Popen(
                 cmd,
@@ -230,7 +233,9 @@ class LabServer:
             if "started" in status:
                 return
         self.stop()
-        raise RuntimeError(f"jupyter lab not ready after {SERVER_START_TIMEOUT} s:\n{self.log_tail()}")
+        raise RuntimeError(
+            f"jupyter lab not ready after {SERVER_START_TIMEOUT} s:\n{self.log_tail()}"
+        )
 
     def stop(self) -> None:
         """Shut the kernels down through the API, then end the server by its PID."""
@@ -295,7 +300,8 @@ def copy_notebooks(source: Path, dest: Path) -> Path:
     so "every code cell has a count" can only mean that this Run All finished
     (the originals are meant to be stored clean; a hygiene test checks that).
     """
-    shutil.copytree(source, dest, ignore=shutil.ignore_patterns(".ipynb_checkpoints", "__pycache__"))
+    skip = shutil.ignore_patterns(".ipynb_checkpoints", "__pycache__")
+    shutil.copytree(source, dest, ignore=skip)
     for path in dest.rglob("*.ipynb"):
         nb = json.loads(path.read_text(encoding="utf-8"))
         for cell in nb.get("cells", []):
@@ -310,14 +316,19 @@ def copy_notebooks(source: Path, dest: Path) -> Path:
 # -- browser ---------------------------------------------------------------
 
 
-def launch_chromium(playwright, user_data_dir: Path, viewport=(1400, 1000)):
-    """A persistent Chromium context on a fresh profile in ``user_data_dir``."""
+def launch_chromium(playwright, user_data_dir: Path, viewport=(1400, 1000), scale: float = 1.0):
+    """A persistent Chromium context on a fresh profile in ``user_data_dir``.
+
+    ``viewport`` is in CSS pixels and ``scale`` is the device pixel ratio, which is what browser
+    zoom changes: a 1280x720 screen at 150% zoom is ``viewport=(853, 480), scale=1.5``.
+    """
     return playwright.chromium.launch_persistent_context(
         user_data_dir=str(user_data_dir),
         executable_path=str(CHROMIUM),
         headless=True,
         args=CHROMIUM_ARGS,
         viewport={"width": viewport[0], "height": viewport[1]},
+        device_scale_factor=scale,
     )
 
 
@@ -350,7 +361,8 @@ def wait_for_kernel_idle(page, timeout: int = KERNEL_IDLE_TIMEOUT) -> None:
     """
     page.wait_for_function(
         """() => {
-            const items = [...document.querySelectorAll('.jp-StatusBar-Widget .jp-StatusBar-TextItem')];
+            const items = [...document.querySelectorAll(
+                '.jp-StatusBar-Widget .jp-StatusBar-TextItem')];
             const shown = items.some(el => /\\|\\s*Idle\\s*$/.test(el.textContent.trim()));
             const panel = window.jupyterapp && window.jupyterapp.shell.currentWidget;
             const context = panel && panel.sessionContext;
@@ -364,7 +376,8 @@ def wait_for_kernel_idle(page, timeout: int = KERNEL_IDLE_TIMEOUT) -> None:
 def open_notebook(page, lab: LabServer, name: str) -> None:
     """Load ``/lab/tree/<name>`` and wait for its cells and an idle kernel."""
     page.goto(lab.lab_url(name), wait_until="domcontentloaded")
-    page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook .jp-Cell").first.wait_for(timeout=KERNEL_IDLE_TIMEOUT)
+    first_cell = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook .jp-Cell").first
+    first_cell.wait_for(timeout=KERNEL_IDLE_TIMEOUT)
     # The file browser would take a quarter of the width the widgets need.
     page.evaluate("() => window.jupyterapp.shell.collapseLeft()")
     wait_for_kernel_idle(page)
@@ -394,13 +407,18 @@ _RUN_STATE_JS = """() => {
 
 
 def run_state(page) -> list[dict]:
-    """Per code cell: ``count`` (int|None), ``raises`` (bool), ``errors`` (list[str]), ``source``."""
+    """Per code cell: ``count`` (int|None), ``raises``, ``errors`` (list[str]), ``source``."""
     return page.evaluate(_RUN_STATE_JS) or []
 
 
 def unexpected_errors(state: list[dict]) -> list[str]:
     """Error outputs of cells not tagged ``raises-exception``."""
-    return [f"{err}  (cell: {cell['source']!r})" for cell in state if not cell["raises"] for err in cell["errors"]]
+    return [
+        f"{err}  (cell: {cell['source']!r})"
+        for cell in state
+        if not cell["raises"]
+        for err in cell["errors"]
+    ]
 
 
 def wait_for_run_all(page, timeout: int = RUN_ALL_TIMEOUT) -> list[dict]:
@@ -439,14 +457,12 @@ def widget_problems(page, settle_ms: int = 20_000) -> list[str]:
     the surrounding text in place, which is why plain text checks are not enough.
     """
     panel = ".jp-NotebookPanel:not(.lm-mod-hidden)"
-    try:
+    with contextlib.suppress(PlaywrightTimeoutError):  # reported below
         page.wait_for_function(
             f"() => !document.querySelector('{panel}').innerText.includes('Loading widget...')",
             timeout=settle_ms,
             polling=250,
         )
-    except PlaywrightTimeoutError:
-        pass  # reported below
     body = page.locator(panel).first.inner_text()
     problems = []
     if "Error displaying widget" in body:
@@ -455,7 +471,9 @@ def widget_problems(page, settle_ms: int = 20_000) -> list[str]:
         problems.append("Loading widget... (the widget manager never rendered the view)")
     broken = page.locator(f"{panel} .jupyter-widgets-error-widget").count()
     if broken:
-        problems.append(f"{broken} widget view(s) failed in the front end (.jupyter-widgets-error-widget)")
+        problems.append(
+            f"{broken} widget view(s) failed in the front end (.jupyter-widgets-error-widget)"
+        )
     return problems
 
 
@@ -466,7 +484,9 @@ def output_with(page, *selectors: str):
     keeps the tests independent of cell order and of the notebook's prose.
     """
     # Top-level outputs only: an Output widget inside a view nests its own children.
-    loc = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Cell-outputArea > .jp-OutputArea-child")
+    loc = page.locator(
+        ".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Cell-outputArea > .jp-OutputArea-child"
+    )
     for sel in selectors:
         loc = loc.filter(has=page.locator(sel))
     return loc
@@ -488,10 +508,67 @@ def screenshot(page, path: Path, element=None) -> Path:
     clip = None
     if element is not None:
         box = element.bounding_box()
-        view = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-WindowedPanel-outer").first.bounding_box()
+        view = page.locator(
+            ".jp-NotebookPanel:not(.lm-mod-hidden) .jp-WindowedPanel-outer"
+        ).first.bounding_box()
         if box and view:
-            top, bottom = max(box["y"], view["y"]), min(box["y"] + box["height"], view["y"] + view["height"])
+            top = max(box["y"], view["y"])
+            bottom = min(box["y"] + box["height"], view["y"] + view["height"])
             clip = {"x": box["x"], "y": top, "width": box["width"], "height": max(1, bottom - top)}
     page.screenshot(path=str(path), clip=clip)
     print(f"screenshot: {path}")
     return path
+
+
+# -- RISE slideshow ----------------------------------------------------------
+
+# The slide on screen in a RISE page (reveal.js marks it ``present``; a vertical
+# subslide is a section inside its slide's section).
+PRESENT_SLIDE = ".reveal .slides section.present:not(.stack)"
+
+
+def start_slideshow(page):
+    """Start JupyterLab's ``RISE:slideshow`` on the open notebook's title; return the new page.
+
+    RISE for JupyterLab opens the slideshow in a new browser tab at ``/rise/<path>``; it
+    connects to the notebook's running kernel, so what Run All defined in JupyterLab is
+    there on the slides.
+    """
+    # RISE opens at the slide of the active cell: start from the title, as a talk does.
+    page.evaluate("() => { window.jupyterapp.shell.currentWidget.content.activeCellIndex = 0; }")
+    with page.context.expect_page() as opened:
+        page.evaluate("() => window.jupyterapp.commands.execute('RISE:slideshow')")
+    slides = opened.value
+    slides.wait_for_load_state("domcontentloaded")
+    slides.locator(PRESENT_SLIDE).first.wait_for(timeout=KERNEL_IDLE_TIMEOUT)
+    return slides
+
+
+def slide_count(slides) -> int:
+    """How many screens (slides and subslides) the slideshow has."""
+    return slides.evaluate(
+        "() => document.querySelectorAll('.reveal .slides section:not(.stack)').length"
+    )
+
+
+def present_slide_text(slides) -> str:
+    return slides.locator(PRESENT_SLIDE).first.inner_text()
+
+
+def next_slide_until(slides, text: str, max_steps: int = 80) -> int:
+    """Press the right arrow (next horizontal slide) until the slide on screen shows ``text``.
+
+    Returns the number of presses; fails when ``text`` never comes up.
+    """
+    for presses in range(max_steps + 1):
+        if text in present_slide_text(slides):
+            return presses
+        before = present_slide_text(slides)
+        slides.keyboard.press("ArrowRight")
+        slides.wait_for_function(
+            "([sel, before]) => { const s = document.querySelector(sel);"
+            " return s && s.innerText !== before; }",
+            arg=[PRESENT_SLIDE, before],
+            timeout=10_000,
+        )
+    raise AssertionError(f"no slide showing {text!r} within {max_steps} slides")
