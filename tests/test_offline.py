@@ -54,7 +54,8 @@ def test_hello_world_with_an_empty_cache_and_no_network(tmp_path, name, expected
 
 def test_cache_holds_exactly_the_files_tiktoken_names(tmp_path):
     cache = tmp_path / "cache"
-    run_offline("import bpe_workshop as b; b.get_encoding('gpt2'); b.get_encoding('cl100k_base')", cache)
+    run_offline("import bpe_workshop as b; b.get_encoding('gpt2'); b.get_encoding('cl100k_base')",
+                cache)
     expected = {
         offline.cache_name(url)
         for url in (
@@ -72,7 +73,10 @@ def test_a_corrupted_cache_file_is_replaced_and_still_verified(tmp_path):
     (path,) = cache.iterdir()
     good = hashlib.sha256(path.read_bytes()).hexdigest()
     path.write_bytes(b"not a vocabulary")
-    out = run_offline("import bpe_workshop as b; print(b.get_encoding('cl100k_base').encode('hello world'))", cache)
+    out = run_offline(
+        "import bpe_workshop as b; print(b.get_encoding('cl100k_base').encode('hello world'))",
+        cache,
+    )
     assert out == "[15339, 1917]"
     assert hashlib.sha256(path.read_bytes()).hexdigest() == good
 
@@ -126,3 +130,88 @@ def test_shipped_files_have_the_hashes_tiktoken_checks():
             assert hashlib.sha256(file.read()).hexdigest() == file.sha256
             assert file.sha256 in source
     assert offline._R50K_SHA256 in source
+
+
+def test_threaded_loads_with_the_cache_off_all_succeed_and_leave_the_environment_alone():
+    out = run_offline(
+        """
+        import os, threading
+        import bpe_workshop as b
+        before = dict(os.environ)
+        expected = {"gpt2": [31373, 995], "r50k_base": [31373, 995],
+                    "cl100k_base": [15339, 1917]}
+        results, errors = [], []
+        def load(name):
+            try:
+                results.append(b.get_encoding(name).encode("hello world") == expected[name])
+            except Exception as error:
+                errors.append(repr(error))
+        threads = [threading.Thread(target=load, args=(name,))
+                   for name in list(expected) * 3]
+        for t in threads: t.start()
+        for t in threads: t.join()
+        print(len(results), all(results), errors, dict(os.environ) == before,
+              os.environ["TIKTOKEN_CACHE_DIR"] == "")
+        """,
+        "",
+    )
+    assert out == "9 True [] True True"
+
+
+@pytest.mark.parametrize("name", ["gpt2", "r50k_base", "cl100k_base"])
+def test_built_in_memory_equals_what_tiktoken_loads(monkeypatch, name):
+    from_cache = offline.get_encoding(name)  # the suite's cache folder, filled by offline
+    monkeypatch.setenv("TIKTOKEN_CACHE_DIR", "")
+    in_memory = offline.get_encoding(name)
+    assert in_memory is not from_cache
+    assert in_memory._mergeable_ranks == from_cache._mergeable_ranks
+    assert in_memory._special_tokens == from_cache._special_tokens
+    assert in_memory._pat_str == from_cache._pat_str
+
+
+def test_a_cache_folder_that_is_a_file_warns_and_still_works(monkeypatch, tmp_path):
+    not_a_folder = tmp_path / "cache"
+    not_a_folder.write_text("I am a file")
+    monkeypatch.setenv("TIKTOKEN_CACHE_DIR", str(not_a_folder))
+    with pytest.warns(UserWarning, match=r"cache folder .*cache cannot be written.*built in "
+                                         r"memory.*point TIKTOKEN_CACHE_DIR at a folder"):
+        enc = offline.get_encoding("cl100k_base")
+    assert enc.encode("hello world") == [15339, 1917]
+    assert not_a_folder.read_text() == "I am a file"
+    assert [p.name for p in tmp_path.iterdir()] == ["cache"]
+
+
+def test_a_full_disk_leaves_no_partial_file(monkeypatch, tmp_path):
+    import errno
+    from pathlib import Path
+
+    def write_half_then_fail(self, data):
+        with open(self, "wb") as file:
+            file.write(data[: len(data) // 2])
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setenv("TIKTOKEN_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(Path, "write_bytes", write_half_then_fail)
+    with pytest.warns(UserWarning, match=r"OSError: No space left on device.*TIKTOKEN_CACHE_DIR"):
+        enc = offline.get_encoding("gpt2")
+    assert enc.encode("hello world") == [31373, 995]
+    assert list((tmp_path / "cache").iterdir()) == []
+
+
+def test_a_read_only_cache_folder_warns_and_still_works(monkeypatch, tmp_path):
+    import errno
+    from pathlib import Path
+
+    def refuse(self, data):  # what a read-only folder (or one owned by another user) does
+        raise PermissionError(errno.EACCES, "Permission denied", str(self))
+
+    monkeypatch.setenv("TIKTOKEN_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(Path, "write_bytes", refuse)
+    with pytest.warns(UserWarning, match=r"PermissionError: Permission denied.*TIKTOKEN_CACHE_DIR"):
+        assert offline.get_encoding("cl100k_base").encode("hi") == [6151]
+    assert list((tmp_path / "cache").iterdir()) == []
+
+
+def test_shipped_files_have_one_home():
+    assert set(offline.SHIPPED_FILES) == {"vocab.bpe", "encoder.json", "cl100k_base.tiktoken"}
+    assert offline.read_shipped("encoder.json").startswith(b"{")
