@@ -125,8 +125,9 @@ class ByteLevelBPE:
         ValueError: vocab_size must be at least 256 (the 256 byte tokens; each merge adds one), ...
         """
         require_str(text, "text")
-        require_int(vocab_size, "vocab_size", minimum=256, maximum=MAX_ID, example=512,
+        require_int(vocab_size, "vocab_size", minimum=256, example=512,
                     why="the 256 byte tokens; each merge adds one")
+        require_int(vocab_size, "vocab_size", maximum=MAX_ID, example=512)
         trainer = _ALGORITHMS[_check_algorithm(algorithm)][0]
         pattern = resolve_pattern(pattern)
         if progress is not None:
