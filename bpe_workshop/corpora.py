@@ -28,6 +28,8 @@ import functools
 import sysconfig
 from pathlib import Path
 
+from bpe_workshop.validation import require_int, require_number, require_str
+
 # Folder names skipped anywhere under the standard library directory: installed third-party
 # packages, the test suites (huge, full of deliberately odd code) and two retired tools.
 EXCLUDED_STDLIB_DIRS = frozenset(
@@ -53,8 +55,7 @@ def data_path(name: str) -> Path:
     ...
     ValueError: data_path() takes a plain file name such as 'english.txt', not '../pyproject.toml'
     """
-    if not isinstance(name, str):
-        raise TypeError(f"data_path() takes a file name as str, got {type(name).__name__}")
+    require_str(name, "name", hint="pass a file name such as 'english.txt'")
     if not name or name != Path(name).name or name in {".", ".."}:
         raise ValueError(
             f"data_path() takes a plain file name such as 'english.txt', not {name!r}"
@@ -179,10 +180,7 @@ def load_stdlib_code(max_bytes: int = 200_000) -> str:
     >>> len(code.encode("utf-8")) <= 50_000
     True
     """
-    if isinstance(max_bytes, bool) or not isinstance(max_bytes, int):
-        raise TypeError(f"max_bytes must be an int such as 200_000, got {max_bytes!r}")
-    if max_bytes <= 0:
-        raise ValueError(f"max_bytes must be positive (e.g. 200_000), got {max_bytes}")
+    require_int(max_bytes, "max_bytes", minimum=1, example=200_000, why="a positive size")
     selection = _stdlib_selection(_stdlib_dir())
     if not selection:
         raise FileNotFoundError(
@@ -213,17 +211,13 @@ def split_held_out(text: str, fraction: float = 0.1) -> tuple[str, str]:
 
     >>> split_held_out("a\\nb\\nc\\nd\\n", fraction=0.25)
     ('a\\nb\\nc\\n', 'd\\n')
-    >>> split_held_out("one line only")
+    >>> split_held_out("one line only")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ValueError: split_held_out() cuts at a line break, but the text has none where one could go; pass a text with at least two lines
+    ValueError: split_held_out() cuts at a line break, but the text has none where one could ...
     """
-    if not isinstance(text, str):
-        raise TypeError(f"split_held_out() takes text as str, got {type(text).__name__}")
-    if isinstance(fraction, bool) or not isinstance(fraction, (int, float)):
-        raise TypeError(f"fraction must be a number such as 0.1, got {fraction!r}")
-    if not 0 < fraction < 1:
-        raise ValueError(f"fraction must be between 0 and 1 (e.g. 0.1), got {fraction}")
+    require_str(text, "text")
+    require_number(fraction, "fraction", above=0, below=1, example=0.1)
     target = int(len(text) * (1 - fraction))
     after = text.find("\n", target)
     if after != -1 and after + 1 < len(text):
