@@ -6,10 +6,14 @@ The names a notebook needs are importable from here::
 
 Where each idea lives, in reading order:
 
-- ``patterns``: the regular expressions that split text into chunks (GPT-2, GPT-4).
+- ``validation``: one phrasing for every type and range error.
+- ``patterns``: the regular expressions that split text into chunks (GPT-2, GPT-4), their names,
+  and splitting bounded in time.
 - ``pairs``: ``get_stats`` and ``merge``, the two steps BPE repeats, and the tie rule.
 - ``by_hand``: Gage's 1994 algorithm on a short string, with letters for new symbols.
 - ``train_naive`` and ``train_fast``: two trainers that learn exactly the same merges.
+- ``encode_naive`` and ``encode_fast``: two chunk encoders that give exactly the same ids.
+- ``special_tokens`` and ``chunking``: special tokens, and text cut into the chunks BPE sees.
 - ``byte_level``: ``ByteLevelBPE``, a GPT-style tokenizer (train, encode, decode, special tokens).
 - ``model_file`` and ``text_file``: saving and loading a trained tokenizer as plain text.
 - ``tiktoken_bridge`` and ``offline``: GPT-2's and GPT-4's merges, with no network.

@@ -85,7 +85,7 @@ def bytes_label(token: bytes) -> str:
     'a你<80>'
     """
     out, pending = [], []  # pending: hex of a run of bytes that are not characters
-    for start, end, char in byte_units(token):
+    for start, _end, char in byte_units(token):
         if char is None:
             pending.append(f"{token[start]:02x}")
             continue

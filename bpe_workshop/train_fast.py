@@ -27,9 +27,9 @@ live in arrays of machine integers, about 25 bytes per byte of distinct chunk te
 
 Why the lazy heap is exact: a pair can only gain occurrences during the merge that mints its
 newer id (a pair of two bytes: while the chunks are first counted), since every pair created
-later contains an even newer id. After that its count only goes down. So once pushed, a heap entry never understates its pair's count: when the top
-entry is still exact no other pair can beat it, and when it is stale we push it back with its
-current count.
+later contains an even newer id. After that its count only goes down. So once pushed, a heap
+entry never understates its pair's count: when the top entry is still exact no other pair can
+beat it, and when it is stale we push it back with its current count.
 
 Lineage: Larsson and Moffat's Re-Pair compression (1999) introduced the linked list, the
 pair -> occurrences index and the priority queue; Sennrich et al.'s ``learn_bpe`` (2016) counts

@@ -81,7 +81,8 @@ def test_vocab_size_256_learns_nothing_and_says_nothing():
 
 def test_progress_callback():
     calls = []
-    ByteLevelBPE.train("aaabdaaabac", 259, progress=lambda step, total, record: calls.append((step, total, record.token)))
+    ByteLevelBPE.train("aaabdaaabac", 259,
+                       progress=lambda step, total, r: calls.append((step, total, r.token)))
     assert calls == [(1, 3, b"aa"), (2, 3, b"ab"), (3, 3, b"aaab")]
 
 

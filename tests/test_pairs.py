@@ -84,7 +84,8 @@ def test_naive_merges_never_cross_chunks():
 
 def test_naive_progress_callback_sees_every_merge():
     seen = []
-    learn_merges([b"aaabdaaabac"], 3, progress=lambda step, total, r: seen.append((step, total, r.new_id)))
+    learn_merges([b"aaabdaaabac"], 3,
+                 progress=lambda step, total, r: seen.append((step, total, r.new_id)))
     assert seen == [(1, 3, 256), (2, 3, 257), (3, 3, 258)]
 
 

@@ -100,8 +100,8 @@ def test_any_text(pair, text):
     assert tok.encode(text, disallowed_special=()) == enc.encode(text, disallowed_special=())
 
 
-@given(text=st.lists(st.sampled_from(list(" \n\t\r'sdmtlvrLa1é你👋!.") + ["<|endoftext|>", "'S", "  "]))
-       .map("".join))
+@given(text=st.lists(st.sampled_from(list(" \n\t\r'sdmtlvrLa1é你👋!.")
+                                     + ["<|endoftext|>", "'S", "  "])).map("".join))
 def test_whitespace_contractions_and_special_tokens(pair, text):
     tok, enc = pair
     assert tok.encode(text, allowed_special="all") == enc.encode(text, allowed_special="all")
