@@ -123,7 +123,7 @@ def test_invalid_byte_is_shown_as_hex():
 
 def test_long_input_renders_a_window_and_says_so():
     out = tokens_html([b"a"] * 5000, max_tokens=100)
-    assert out.count('class="bpe-tok"') == 100
+    assert out.count('class="bpe-tok ') == 100
     assert "Showing the first 100 of 5,000 tokens" in out
     assert "5,000 tokens · 5,000 bytes" in out
 
@@ -163,7 +163,7 @@ def test_bytes_label():
 def test_utf8_table_highlights_prefix_bits_for_each_length():
     out = utf8_table_html("aé你👋")
     assert '<span class="bpe-prefix">0</span>1100001' in out  # a = 0x61
-    assert ('<span class="bpe-prefix">110</span>00011 '
+    assert ('<span class="bpe-prefix">110</span>00011</span> <span class="bpe-byte">'
             '<span class="bpe-prefix">10</span>101001') in out  # é = c3 a9
     assert '<span class="bpe-prefix">1110</span>0100' in out  # 你 = e4 bd a0
     assert '<span class="bpe-prefix">11110</span>000' in out  # 👋 = f0 9f 91 8b
@@ -284,5 +284,12 @@ def test_group_labels_are_exactly_the_characters_cut_by_token_boundaries(text, d
 
 
 def test_tokens_html_total_for_a_window_cut_by_the_caller():
-    out = tokens_html([b"a", b"b"], max_tokens=2, total=50)
+    # the summary describes the whole sequence, never the window's bytes with the whole count
+    out = tokens_html([b"ab", b"c"], max_tokens=2, total=50, total_bytes=120)
     assert "Showing the first 2 of 50 tokens" in out
+    assert "50 tokens · 120 bytes · 2.40 bytes per token" in out
+    assert "3 bytes" not in out
+    with pytest.raises(ValueError, match="total and total_bytes together"):
+        tokens_html([b"a"], total=50)
+    with pytest.raises(ValueError, match="total must be at least 2"):
+        tokens_html([b"a", b"b"], total=1, total_bytes=2)

@@ -2,6 +2,9 @@
 
 Nothing here holds state or imports ipywidgets; the widgets in ``bpe_workshop.widgets`` call
 these functions, and notebooks may call them directly (``HTML(tokens_html(...))``).
+Modules: ``pieces`` computes how token bytes fall into characters (data, no HTML); ``tokens``
+and ``tables`` draw HTML with the one stylesheet of ``style``; ``labels`` orders and names
+pairs for tables and ``plots`` alike.
 """
 from bpe_workshop.render.plots import (
     compression_figure,
@@ -12,6 +15,7 @@ from bpe_workshop.render.plots import (
     tokens_per_byte_figure,
     top_pairs_figure,
 )
+from bpe_workshop.render.style import CSS
 from bpe_workshop.render.tables import (
     encoded_bytes_html,
     merge_table_html,
@@ -23,19 +27,12 @@ from bpe_workshop.render.tables import (
     utf8_table_html,
     word_table_html,
 )
-from bpe_workshop.render.tokens import (
-    TOKENS_CSS,
-    byte_units,
-    bytes_label,
-    chunks_html,
-    tokens_html,
-    visible_text,
-)
+from bpe_workshop.render.tokens import chunks_html, tokens_html
+from bpe_workshop.token_text import bytes_label
 
 __all__ = [
-    "TOKENS_CSS",
+    "CSS",
     "bytes_label",
-    "byte_units",
     "chunks_html",
     "compression_figure",
     "encoded_bytes_html",
@@ -53,6 +50,5 @@ __all__ = [
     "top_pairs_figure",
     "utf8_rows",
     "utf8_table_html",
-    "visible_text",
     "word_table_html",
 ]

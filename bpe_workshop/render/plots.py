@@ -17,8 +17,8 @@ from collections.abc import Mapping, Sequence
 import matplotlib.pyplot as plt
 from matplotlib.figure import Figure
 
-from bpe_workshop.pairs import pair_order
-from bpe_workshop.render.tokens import bytes_label, visible_text
+from bpe_workshop.render.labels import sorted_pairs, symbol_label, symbol_token
+from bpe_workshop.validation import require_str
 
 __all__ = [
     "top_pairs_figure",
@@ -42,16 +42,8 @@ def _figure(width: float = 7.0, height: float = 3.6) -> Figure:
 
 
 def _pair_label(pair, vocab) -> str:
-    parts = []
-    for symbol in pair:
-        if isinstance(symbol, str):
-            parts.append(visible_text(symbol))
-        elif vocab is not None and symbol in vocab:
-            parts.append(bytes_label(vocab[symbol]))
-        else:
-            parts.append(bytes_label(bytes([symbol])) if 0 <= symbol < 256 else str(symbol))
     # subtle: matplotlib reads $...$ as maths; escape dollars so tokens show as typed.
-    return " + ".join(repr(p)[1:-1].replace("$", r"\$") for p in parts)
+    return " + ".join(symbol_label(symbol_token(s, vocab)).replace("$", r"\$") for s in pair)
 
 
 def top_pairs_figure(counts: Mapping[tuple, int], vocab: Mapping[int, bytes] | None = None,
@@ -62,12 +54,7 @@ def top_pairs_figure(counts: Mapping[tuple, int], vocab: Mapping[int, bytes] | N
     >>> fig.axes[0].get_xlabel(), len(fig.axes[0].patches)
     ('occurrences (count)', 2)
     """
-    items = list(counts.items())
-    if items and all(isinstance(s, int) for s in items[0][0]):
-        items.sort(key=pair_order)
-    else:
-        items.sort(key=lambda item: -item[1])
-    items = items[:top]
+    items = sorted_pairs(counts)[:top]
     fig = _figure(7.0, max(2.0, 0.35 * len(items) + 1.2))
     ax = fig.add_subplot()
     if not items:
@@ -117,8 +104,7 @@ def encoding_lengths(text: str, encodings: Sequence[str] = ("utf-8", "utf-16", "
     >>> encoding_lengths("hi👋")
     {'utf-8': 6, 'utf-16': 10, 'utf-32': 16}
     """
-    if not isinstance(text, str):
-        raise TypeError(f"text must be a str, got {type(text).__name__}")
+    require_str(text, "text")
     return {name: len(text.encode(name, errors="surrogatepass")) for name in encodings}
 
 
@@ -134,7 +120,8 @@ def encoding_lengths_figure(text: str,
     lengths = encoding_lengths(text, encodings)
     fig = _figure(5.5, 3.2)
     ax = fig.add_subplot()
-    bars = ax.bar(list(lengths), list(lengths.values()), color=[_BLUE, _ORANGE, "#2b8a3e"][:len(lengths)])
+    colors = [_BLUE, _ORANGE, "#2b8a3e"][:len(lengths)]
+    bars = ax.bar(list(lengths), list(lengths.values()), color=colors)
     ax.bar_label(bars, labels=[f"{n:,}" for n in lengths.values()])
     ax.set_xlabel("encoding (Python codec; utf-16/utf-32 include a byte order mark)")
     ax.set_ylabel("length (bytes)")

@@ -11,8 +11,10 @@ import html
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 
-from bpe_workshop.pairs import pair_order
-from bpe_workshop.render.tokens import PALETTE, TOKENS_CSS, bytes_label, visible_text
+from bpe_workshop.render.labels import id_text, sorted_pairs, symbol_label, symbol_token
+from bpe_workshop.render.style import bar_class, color_class, view
+from bpe_workshop.token_text import visible_text
+from bpe_workshop.validation import require_str
 
 __all__ = [
     "token_chip",
@@ -27,31 +29,28 @@ __all__ = [
 ]
 
 
-def _wrap(body: str, include_css: bool) -> str:
-    return f'<div class="bpe-view">{TOKENS_CSS if include_css else ""}{body}</div>'
-
-
 def message_html(message: str, include_css: bool = True) -> str:
     """A clear on-screen message (empty input, nothing to show, invalid setting).
 
     >>> "nothing &lt;here&gt;" in message_html("nothing <here>")
     True
     """
-    return _wrap(f'<div class="bpe-message">{html.escape(message)}</div>', include_css)
+    return view(f'<div class="bpe-message">{html.escape(message)}</div>', include_css)
 
 
-def token_chip(token: bytes | str, color_index: int = 0, title: str | None = None) -> str:
+def token_chip(token: bytes | str, color_index: int = 0, title: str | None = None,
+               *, bold: bool = False) -> str:
     """One token as a small bordered, coloured box (bytes shown readably, hex where partial).
 
     >>> token_chip(b"\\xe4\\xbd")
-    '<span class="bpe-tok" style="background:#ffd6a5" title="b&#x27;\\\\xe4\\\\xbd&#x27;">&lt;e4 bd&gt;</span>'
+    '<span class="bpe-tok bpe-c0" title="b&#x27;\\\\xe4\\\\xbd&#x27;">&lt;e4 bd&gt;</span>'
     """
-    label = bytes_label(token) if isinstance(token, (bytes, bytearray)) else visible_text(token)
+    label = html.escape(symbol_label(token))
     if title is None:
         title = repr(bytes(token)) if isinstance(token, (bytes, bytearray)) else repr(token)
-    color = PALETTE[color_index % len(PALETTE)]
-    return (f'<span class="bpe-tok" style="background:{color}" '
-            f'title="{html.escape(title, quote=True)}">{html.escape(label)}</span>')
+    return (f'<span class="bpe-tok {color_class(color_index)}" '
+            f'title="{html.escape(title, quote=True)}">'
+            f'{f"<b>{label}</b>" if bold else label}</span>')
 
 
 # ----- code points and UTF-8 ---------------------------------------------------------------
@@ -76,8 +75,7 @@ def utf8_rows(text: str) -> list[dict]:
     >>> row["code_point"], row["hex"], row["bits"], row["prefix_lengths"]
     ('U+00E9', 'c3 a9', ['11000011', '10101001'], [3, 2])
     """
-    if not isinstance(text, str):
-        raise TypeError(f"text must be a str, got {type(text).__name__}; decode bytes first")
+    require_str(text, "text")
     rows = []  # one dict per character, in text order
     for char in text:
         data = char.encode("utf-8", errors="surrogatepass")
@@ -103,6 +101,7 @@ def utf8_table_html(text: str, max_chars: int = 200, include_css: bool = True) -
     >>> '<span class="bpe-prefix">110</span>00011' in out, "U+00E9" in out
     (True, True)
     """
+    require_str(text, "text")
     rows = utf8_rows(text[:max_chars])  # only the rows shown; the totals cover all the text
     if not rows:
         return message_html("Type some text to see its characters and their UTF-8 bytes.",
@@ -113,7 +112,7 @@ def utf8_table_html(text: str, max_chars: int = 200, include_css: bool = True) -
     body = []
     for i, row in enumerate(rows):
         bits = " ".join(
-            f'<span class="bpe-prefix">{b[:n]}</span>{b[n:]}'
+            f'<span class="bpe-byte"><span class="bpe-prefix">{b[:n]}</span>{b[n:]}</span>'
             for b, n in zip(row["bits"], row["prefix_lengths"]))
         body.append(
             f'<tr><td class="bpe-num">{i}</td>'
@@ -135,7 +134,7 @@ def utf8_table_html(text: str, max_chars: int = 200, include_css: bool = True) -
               '<span class="bpe-prefix">10</span>xxxxxx · <span class="bpe-prefix">11110</span>xxx '
               '<span class="bpe-prefix">10</span>xxxxxx ×3</span></div>')
     table = f'<table class="bpe-table">{header}{"".join(body)}</table>'
-    return _wrap("".join(notes) + legend + table, include_css)
+    return view("".join(notes) + legend + table, include_css)
 
 
 def encoded_bytes_html(text: str, encodings: Sequence[str] = ("utf-8", "utf-16", "utf-32"),
@@ -149,8 +148,7 @@ def encoded_bytes_html(text: str, encodings: Sequence[str] = ("utf-8", "utf-16",
     >>> '<span class="bpe-prefix">ff</span>' in out, "byte order mark" in out, ">12<" in out
     (True, True, True)
     """
-    if not isinstance(text, str):
-        raise TypeError(f"text must be a str, got {type(text).__name__}")
+    require_str(text, "text")
     boms = {"utf-16": 2, "utf-32": 4}
     rows = []
     for name in encodings:
@@ -159,7 +157,7 @@ def encoded_bytes_html(text: str, encodings: Sequence[str] = ("utf-8", "utf-16",
         cells = []
         for i, b in enumerate(shown):
             css = ' class="bpe-prefix"' if (i < boms.get(name, 0)) else (
-                ' style="opacity:0.55"' if b == 0 else "")
+                ' class="bpe-zero"' if b == 0 else "")
             cells.append(f"<span{css}>{b:02x}</span>")
         more = f" … (+{len(data) - len(shown):,})" if len(data) > len(shown) else ""
         bom = f"{boms[name]}-byte byte order mark first" if name in boms and data else ""
@@ -168,31 +166,14 @@ def encoded_bytes_html(text: str, encodings: Sequence[str] = ("utf-8", "utf-16",
                     f'<td class="bpe-bits">{" ".join(cells)}{more}</td><td>{bom}</td></tr>')
     head = "<tr><th>codec</th><th>bytes</th><th>the bytes (hex)</th><th>note</th></tr>"
     legend = ('<div class="bpe-legend">Highlighted: the byte order mark; faded: zero bytes.</div>')
-    return _wrap(f'<table class="bpe-table">{head}{"".join(rows)}</table>{legend}', include_css)
+    return view(f'<table class="bpe-table">{head}{"".join(rows)}</table>{legend}', include_css)
 
 
 # ----- pairs and merges ------------------------------------------------------------------
 
-def _symbol_label(symbol, vocab: Mapping[int, bytes] | None) -> bytes | str:
-    """What a pair member stands for: bytes for an id, the symbol itself for a str."""
-    if isinstance(symbol, str):
-        return symbol
-    if vocab is not None and symbol in vocab:
-        return vocab[symbol]
-    if 0 <= symbol < 256:
-        return bytes([symbol])
-    raise ValueError(f"id {symbol} is not a byte and not in vocab; pass vocab=tok.vocab")
-
-
 def _pair_cells(pair, vocab) -> str:
-    left, right = (_symbol_label(s, vocab) for s in pair)
+    left, right = (symbol_token(s, vocab) for s in pair)
     return f"{token_chip(left, 0)} + {token_chip(right, 2)}"
-
-
-def _id_text(pair) -> str:
-    if all(isinstance(s, int) for s in pair):
-        return f"({pair[0]}, {pair[1]})"
-    return ""
 
 
 def pair_counts_html(
@@ -202,6 +183,7 @@ def pair_counts_html(
     *,
     highlight: Iterable[tuple] = (),
     title: str | None = None,
+    id_column: bool = True,
     include_css: bool = True,
 ) -> str:
     """The most frequent pairs as a table with a bar per count (a fast HTML bar chart).
@@ -210,38 +192,37 @@ def pair_counts_html(
     pairs of str symbols (the by-hand example) to counts. Pairs of ids are ordered by the
     series' tie rule (``pairs.pair_order``); pairs of symbols by count, first seen first.
     Pairs in ``highlight`` are marked (e.g. the pair chosen next, or the tied pairs).
+    ``id_column=False`` leaves out the column of pair ids (they stay in each row's hover text),
+    for a narrow table beside other views.
 
     >>> out = pair_counts_html({(97, 97): 4, (97, 98): 2})
     >>> out.index("(97, 97)") < out.index("(97, 98)"), "4</td>" in out
     (True, True)
     """
     highlight = set(highlight)
-    items = list(counts.items())
-    of_ids = bool(items) and all(isinstance(s, int) for s in items[0][0])
-    if of_ids:
-        items.sort(key=pair_order)
-    else:
-        items.sort(key=lambda item: -item[1])  # stable: first seen first among equal counts
+    items = sorted_pairs(counts)
+    of_ids = bool(items) and bool(id_text(items[0][0]))
+    id_column = id_column and of_ids
     if not items:
         return message_html("No pairs to count: fewer than two tokens in every chunk.",
                             include_css)
     shown = items[:top]
-    biggest = max(n for _, n in shown) or 1
+    biggest = max(n for _, n in shown)
     rows = []
     for rank, (pair, n) in enumerate(shown, 1):
-        width = max(1, round(160 * n / biggest))
         mark = ' class="bpe-current"' if pair in highlight else ""
-        ids = f'<td class="bpe-mono">{_id_text(pair)}</td>' if of_ids else ""
+        mark += f' title="ids {id_text(pair)}"' if of_ids else ""
+        ids = f'<td class="bpe-mono">{id_text(pair)}</td>' if id_column else ""
         rows.append(
             f'<tr{mark}><td class="bpe-num">{rank}</td><td>{_pair_cells(pair, vocab)}</td>'
             f'{ids}<td class="bpe-num">{n:,}</td>'
-            f'<td><span class="bpe-bar" style="width:{width}px"></span></td></tr>')
+            f'<td><span class="bpe-bar {bar_class(n, biggest)}"></span></td></tr>')
     caption = f"<caption>{html.escape(title)}</caption>" if title else ""
-    head = ("<tr><th>#</th><th>pair</th>" + ("<th>ids</th>" if of_ids else "")
+    head = ("<tr><th>#</th><th>pair</th>" + ("<th>ids</th>" if id_column else "")
             + "<th>count</th><th></th></tr>")
     more = (f'<div class="bpe-note">Top {len(shown)} of {len(items):,} distinct pairs.</div>'
             if len(items) > len(shown) else "")
-    return _wrap(f'<table class="bpe-table">{caption}{head}{"".join(rows)}</table>{more}',
+    return view(f'<table class="bpe-table">{caption}{head}{"".join(rows)}</table>{more}',
                  include_css)
 
 
@@ -281,7 +262,7 @@ def merge_table_html(
         rows.append(
             f'<tr{mark}><td class="bpe-num">{record.step}</td>'
             f'<td>{_pair_cells(record.pair, vocab)}</td>'
-            f'<td class="bpe-mono">{_id_text(record.pair)}</td>'
+            f'<td class="bpe-mono">{id_text(record.pair)}</td>'
             f'<td class="bpe-num">{record.new_id}</td>'
             f'<td>{token_chip(record.token, 5)}</td>'
             f'<td class="bpe-num">{count}</td></tr>')
@@ -290,8 +271,9 @@ def merge_table_html(
     more = ""
     if len(records) > len(chosen):
         which = "last" if last else "first"
-        more = f'<div class="bpe-note">Showing the {which} {len(chosen)} of {len(records):,} merges.</div>'
-    return _wrap(f'<table class="bpe-table">{head}{"".join(rows)}</table>{more}', include_css)
+        more = (f'<div class="bpe-note">Showing the {which} {len(chosen)} of {len(records):,} '
+                "merges.</div>")
+    return view(f'<table class="bpe-table">{head}{"".join(rows)}</table>{more}', include_css)
 
 
 def replacement_table_html(table: Mapping[str, str], *, highlight: str | None = None,
@@ -310,7 +292,7 @@ def replacement_table_html(table: Mapping[str, str], *, highlight: str | None = 
         rows.append(f'<tr{mark}><td class="bpe-num">{i}</td><td>{token_chip(symbol, 5)}</td>'
                     f'<td>{token_chip(pair, 1)}</td></tr>')
     head = "<tr><th>step</th><th>symbol</th><th>stands for</th></tr>"
-    return _wrap(f'<table class="bpe-table">{head}{"".join(rows)}</table>', include_css)
+    return view(f'<table class="bpe-table">{head}{"".join(rows)}</table>', include_css)
 
 
 def word_table_html(rows: Iterable, *, max_rows: int = 30, merged: str | None = None,
@@ -323,22 +305,16 @@ def word_table_html(rows: Iterable, *, max_rows: int = 30, merged: str | None = 
     and symbols equal to ``merged`` (the symbol just made) are drawn in bold.
 
     >>> out = word_table_html([("low", 5, ["lo", "w", "</w>"])], merged="lo", changed=["low"])
-    >>> out.count('class="bpe-tok"'), 'class="bpe-current"' in out, "<b>lo</b>" in out
+    >>> out.count('class="bpe-tok '), 'class="bpe-current"' in out, "<b>lo</b>" in out
     (3, True, True)
     """
-    rows = [_word_row(row) for row in rows]
+    rows = [(word, freq, list(symbols)) for word, freq, symbols in rows]
     if not rows:
         return message_html("No words: the text is empty.", include_css)
     changed = set(changed)
     body = []
     for word, freq, symbols in rows[:max_rows]:
-        chips = []
-        for i, symbol in enumerate(symbols):
-            chip = token_chip(symbol, i)
-            if symbol == merged:
-                chip = chip.replace(f">{html.escape(visible_text(symbol))}</span>",
-                                    f"><b>{html.escape(visible_text(symbol))}</b></span>")
-            chips.append(chip)
+        chips = [token_chip(symbol, i, bold=symbol == merged) for i, symbol in enumerate(symbols)]
         mark = ' class="bpe-current"' if word in changed else ""
         body.append(f'<tr{mark}><td>{html.escape(visible_text(word))}</td>'
                     f'<td class="bpe-num">{freq:,}</td><td>{" ".join(chips)}</td>'
@@ -346,19 +322,5 @@ def word_table_html(rows: Iterable, *, max_rows: int = 30, merged: str | None = 
     head = "<tr><th>word</th><th>frequency</th><th>current split</th><th>symbols</th></tr>"
     more = (f'<div class="bpe-note">Showing {max_rows} of {len(rows):,} distinct words.</div>'
             if len(rows) > max_rows else "")
-    return _wrap(f'<table class="bpe-table">{head}{"".join(body)}</table>{more}', include_css)
+    return view(f'<table class="bpe-table">{head}{"".join(body)}</table>{more}', include_css)
 
-
-def _word_row(row) -> tuple[str, int, list[str]]:
-    if isinstance(row, Mapping):
-        return row["word"], row["freq"] if "freq" in row else row["frequency"], list(row["symbols"])
-    if hasattr(row, "word"):
-        freq = getattr(row, "freq", None)
-        if freq is None:
-            freq = row.frequency
-        symbols = getattr(row, "symbols", None)
-        if symbols is None:
-            symbols = row.split
-        return row.word, freq, list(symbols)
-    word, freq, symbols = row
-    return word, freq, list(symbols)
