@@ -6,9 +6,11 @@ projector. Measured here in one process, as a learner would use it: build the st
 shown yet (nothing cached) in a fixed shuffled order, and to steps it has shown (cached).
 Wall time and CPU time are both printed: on a loaded shared machine the wall-clock maximum
 includes time spent waiting for a core, while CPU time is the work a step costs; the goal is
-judged on the CPU maximum. A step's time covers everything the kernel does: tokens of the passage at that step, pair counts
-over the whole passage, and the three HTML strings written to the widgets. The browser's own
-drawing is not included (see the real-browser test for that).
+judged on the CPU maximum. A step's time covers everything the kernel does: tokens of the
+passage at that step, pair counts over the whole passage, and the three HTML strings written
+to the widgets. The browser's own drawing is not included (see the real-browser test for that).
+Also measured (issue 10): the HTML written per step and the render cache after 64 new steps on
+the whole corpus, with pattern=None (one chunk of 47 KB) and with GPT-4's pattern.
 
     .venv/bin/python benchmarks/bench_widgets.py [--chars 10000] [--vocab-size 512] [--steps 60]
 """
@@ -29,6 +31,35 @@ from bpe_workshop.corpora import load_english  # noqa: E402
 from bpe_workshop.widgets import merge_stepper, word_stepper  # noqa: E402
 
 GOAL_MS = 100.0
+CACHE_STEPS_MEASURED = 64  # the stepper's render cache is measured after this many new steps
+
+
+def html_bytes(widget) -> int:
+    """Bytes of HTML (UTF-8) the merge stepper writes to its HTML widgets for one step."""
+    return len(widget.value.encode("utf-8"))
+
+
+def cache_bytes(widget) -> int:
+    """Bytes of HTML (UTF-8) held in the merge stepper's render cache."""
+    return sum(len(part.encode("utf-8")) for parts in widget._cache.values() for part in parts)
+
+
+def size_row(name: str, corpus: str, pattern) -> list[object]:
+    """Build a merge stepper on ``corpus``, show 64 new steps; HTML per step, cache, times."""
+    began = time.perf_counter()
+    widget = merge_stepper(corpus, vocab_size=512, pattern=pattern)
+    build = time.perf_counter() - began
+    steps = list(range(1, min(widget.num_steps, CACHE_STEPS_MEASURED) + 1))
+    sizes, times = [], []
+    for step in steps:
+        wall = time.perf_counter()
+        widget.slider.value = step
+        times.append(time.perf_counter() - wall)
+        sizes.append(html_bytes(widget))
+    ms = sorted(t * 1e3 for t in times)
+    return [name, f"{build:.1f}", len(steps), f"{statistics.median(sizes) / 1e3:,.1f}",
+            f"{max(sizes) / 1e3:,.1f}", f"{cache_bytes(widget) / 1e6:,.2f}",
+            f"{statistics.median(ms):.0f}", f"{ms[-1]:.0f}"]
 
 
 def step_times(widget, steps: list[int]) -> list[tuple[float, float]]:
@@ -81,6 +112,15 @@ def main() -> None:
     words = word_stepper(text, num_merges=200)
     word_moves = step_times(words, rng.sample(range(1, words.slider.max + 1),
                                               min(args.steps, words.slider.max)))
+
+    print_table(
+        "Merge stepper output size (vocab_size 512; the HTML written per step and the render "
+        f"cache after {CACHE_STEPS_MEASURED} new steps)",
+        ["passage, pattern", "build s", "steps", "median KB/step", "max KB/step", "cache MB",
+         "median ms/step", "max ms/step"],
+        [size_row(f"whole corpus ({len(corpus.encode()):,} bytes), pattern=None", corpus, None),
+         size_row(f"whole corpus ({len(corpus.encode()):,} bytes), gpt4", corpus, "gpt4")],
+    )
 
     print(f"\nPassage: {len(text):,} characters, {len(text.encode()):,} bytes; merge stepper "
           f"built in {build * 1e3:.0f} ms (training to vocab_size {args.vocab_size} with the "

@@ -4,8 +4,10 @@ import re
 import pytest
 
 from bpe_workshop.byte_level import ByteLevelBPE
+from bpe_workshop.corpora import load_english
 from bpe_workshop.patterns import GPT4_PATTERN
 from bpe_workshop.widgets import merge_stepper
+from bpe_workshop.widgets.merge_stepper import CACHE_CHARS, WINDOW_BYTES
 
 PASSAGE = ("The quick brown fox jumps over the lazy dog. The dog sleeps; the fox runs. "
            "Then the fox and the dog rest together in the sun. ") * 6 + "你好,世界! 👋"
@@ -56,11 +58,32 @@ def test_widget_merge_stepper_last_step_and_play_range(stepper):
     assert "all 44 merges are applied" in stepper.info.value
 
 
+def drawn_bytes(stepper) -> int:
+    """Bytes of the passage drawn as coloured tokens (each token's ``data-id``)."""
+    ids = [int(i) for i in re.findall(r'data-id="(\d+)"', stepper.tokens.value)]
+    return sum(len(stepper.tokenizer.vocab[i]) for i in ids)
+
+
 def test_widget_merge_stepper_long_passage_shows_a_window():
     long_text = "tokens are fun to watch. " * 400
     stepper = merge_stepper(long_text, vocab_size=270, window_bytes=500)
-    shown = re.search(r"Showing the first (\d+) of 10,000 bytes", stepper.tokens.value)
-    assert shown and 500 <= int(shown.group(1)) < 520  # whole chunks, from byte 500 on
+    n_tokens = sum(len(ids) for ids in stepper.ids_at(0))
+    assert f"of {n_tokens:,} tokens (the text is long)" in stepper.tokens.value
+    assert 500 <= drawn_bytes(stepper) < 501  # whole tokens, from byte 500 on (1 byte each)
+    stepper.slider.value = 14
+    assert 500 <= drawn_bytes(stepper) < 500 + max(len(t) for t in stepper.tokenizer.vocab.values())
+
+
+@pytest.mark.parametrize("pattern", [None, "gpt4"])
+def test_widget_merge_stepper_html_per_step_is_bounded_on_the_whole_corpus(pattern):
+    # issue 10: with pattern=None the passage is one chunk; it drew all 47 KB (5.7 MB a step)
+    corpus = load_english()
+    stepper = merge_stepper(corpus, vocab_size=300, pattern=pattern)
+    for step in (0, 1, 20, 44):
+        stepper.slider.value = step
+        assert WINDOW_BYTES <= drawn_bytes(stepper) < WINDOW_BYTES + 64
+        assert len(stepper.value) < 300_000  # 1,500 bytes as tokens, the info line, 10 pairs
+    assert sum(len(part) for parts in stepper._cache.values() for part in parts) <= CACHE_CHARS
 
 
 def test_widget_merge_stepper_uses_a_given_tokenizer():
@@ -93,3 +116,44 @@ def test_widget_merge_stepper_counts_repeated_chunks_once_but_weighted(stepper):
     stepper.slider.value = 10
     n_tokens = sum(len(ids) for ids in stepper.ids_at(10))
     assert f"<b>{n_tokens:,}</b> tokens for" in stepper.info.value
+
+
+def test_widget_merge_stepper_pause_keeps_the_step_and_reset_goes_to_0(stepper):
+    stepper.slider.value = 9
+    stepper.play.playing = True  # the front end would now advance the slider
+    stepper.slider.value = 12
+    stepper.pause()
+    assert stepper.play.playing is False and stepper.slider.value == 12
+    assert "<b>step 12</b>" in stepper.info.value
+    stepper.next_button.click()
+    assert stepper.slider.value == 13
+    stepper.back_button.click()
+    stepper.back_button.click()
+    assert stepper.slider.value == 11
+    stepper.play.playing = True
+    stepper.reset_button.click()
+    assert stepper.play.playing is False
+    assert stepper.slider.value == 0 and stepper.play.value == 0
+    assert "<b>step 0</b>" in stepper.info.value
+
+
+def test_widget_merge_stepper_play_has_no_stop_button_and_the_passage_scrolls(stepper):
+    # the Play widget's ■ jumps to step 0: hidden by the stylesheet, reset has its own button
+    assert "bpe-play" in stepper.play._dom_classes and stepper.play.show_repeat is False
+    assert ".bpe-play > button:nth-child(2) { display: none; }" in stepper.info.value
+    assert '<div class="bpe-scroll">' in stepper.tokens.value  # height-capped, scrollable
+    assert "<th>ids</th>" not in stepper.pairs.value  # a narrow table beside the passage
+
+
+def test_widget_merge_stepper_shows_a_stuck_pattern_as_a_message():
+    stepper = merge_stepper("tokenization" * 3 + "!", vocab_size=260, pattern=r"(\w|[a-z])+$")
+    assert "is stuck" in stepper.info.value and "(\\w|[a-z])+$" in stepper.info.value
+    assert stepper.tokens.value == "" and stepper.pairs.value == ""
+    assert stepper.tokenizer is None
+
+
+def test_widget_merge_stepper_bad_arguments_raise():
+    with pytest.raises(TypeError, match="window_bytes must be an int"):
+        merge_stepper("abc", window_bytes="1k")
+    with pytest.raises(TypeError, match="tokenizer must be a ByteLevelBPE"):
+        merge_stepper("abc", tokenizer="gpt2")

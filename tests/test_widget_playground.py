@@ -1,4 +1,6 @@
 """Token playground: drive the text box and checkboxes, read the HTML."""
+import pytest
+
 from bpe_workshop.byte_level import ByteLevelBPE
 from bpe_workshop.widgets import token_playground
 
@@ -59,7 +61,14 @@ def test_widget_playground_long_text_shows_a_window():
     assert "more)" in play.value  # the id list is cut too
 
 
-def test_widget_playground_bad_encoder_is_a_message_not_a_traceback():
-    play = token_playground("hi", encodings=["gpt2"], extra={"broken": object()})
-    assert "cannot show tokens of a object" in play.value
-    assert ">gpt2<" in play.value
+def test_widget_playground_bad_encoder_raises_at_once():
+    with pytest.raises(TypeError, match=r"cannot show tokens of object .*extra\['broken'\]"):
+        token_playground("hi", encodings=["gpt2"], extra={"broken": object()})
+
+
+def test_widget_playground_encoding_error_is_a_message_naming_the_column():
+    play = token_playground("<|endoftext|>", encodings=["gpt2"], allowed_special=set())
+    assert "gpt2: " in play.value and "endoftext" in play.value
+    assert play.results == {}
+    play.text.value = "hello"
+    assert play.results == {"gpt2": [31373]}

@@ -6,7 +6,8 @@ from bpe_workshop.widgets.split_explorer import CUSTOM
 
 def test_widget_split_explorer_gpt2_default():
     explorer = split_explorer("Any text that you want to be split.")
-    assert explorer.chunks == ["Any", " text", " that", " you", " want", " to", " be", " split", "."]
+    assert explorer.chunks == ["Any", " text", " that", " you", " want", " to", " be", " split",
+                               "."]
     assert "9 chunks" in explorer.value
     assert "⋅</span>text" in explorer.value  # leading spaces are visible
 
@@ -47,3 +48,13 @@ def test_widget_split_explorer_empty_text_and_long_text():
     explorer2 = split_explorer("w " * 3000, max_tokens=100)  # 'w', ' w' x 2999, ' '
     assert len(explorer2.chunks) == 3001
     assert "Showing the first 100 of 3,001 chunks" in explorer2.value
+
+
+def test_widget_split_explorer_stuck_pattern_is_a_message_within_seconds():
+    # (\w|[a-z])+$ tries every way to cut a long word: minutes without the time limit
+    explorer = split_explorer("short words.", pattern=r"(\w|[a-z])+$")
+    explorer.text.value = "antidisestablishmentarianism!"  # 28 letters
+    assert "is stuck" in explorer.value and "(\\w|[a-z])+$" in explorer.value
+    assert explorer.chunks == []
+    explorer.custom.value = r"\w++"  # a fixed pattern works again
+    assert explorer.chunks == ["antidisestablishmentarianism"]

@@ -1,19 +1,22 @@
-"""What every widget here shares: display, error messages on screen, pattern names.
+"""What every widget here shares: display, the one way to show a problem, a text box.
 
 Each widget is a small class holding ipywidgets controls; its ``.widget`` is the box to show,
 and the object itself displays as that box when it ends a notebook cell. Callbacks compute
 HTML with ``bpe_workshop.render`` and write it to an ``HTML`` widget's ``value``, so tests can
 drive a widget by setting ``.value`` on its controls and read the result in plain Python.
+
+Errors, one rule for all widgets: a bad argument to the function that builds a widget raises
+at once (``TypeError``/``ValueError`` with the fix, as anywhere in the package); a problem met
+while computing what to show (an empty text, an invalid or stuck regex, a tokenizer without
+merges) is written on screen by :func:`shows_errors`, never a traceback under a live widget.
 """
 from __future__ import annotations
 
 import functools
-import html
+from collections.abc import Sequence
 
 import ipywidgets as widgets
 
-# The pattern names live in patterns.py, one table for the tokenizers and the widgets alike.
-from bpe_workshop.patterns import PATTERN_NAMES, resolve_pattern  # noqa: F401 (re-exported)
 from bpe_workshop.render.tables import message_html
 
 
@@ -29,11 +32,13 @@ class WidgetView:
         return f"<{type(self).__name__}: display it in a notebook, or use .widget>"
 
 
-def shows_errors(target_attr: str):
-    """Decorate an update method: a ValueError/TypeError (or any error) becomes a message.
+def shows_errors(target_attr: str, clear: Sequence[str] = ()):
+    """Decorate a method that computes what to show: an error becomes a message on screen.
 
-    The message goes to the ``HTML`` widget named ``target_attr`` on the instance, so a typo in
-    a regex or an empty text shows a sentence on screen instead of a traceback in the log.
+    The message goes to the ``HTML`` widget named ``target_attr`` on the instance, and the
+    ``HTML`` widgets named in ``clear`` are emptied (so nothing stale stays beside it). A
+    ``ValueError``/``TypeError`` shows its own sentence (it says what to do); anything else is
+    shown with its type, since a widget must not die on screen. The method returns ``None``.
     """
     def decorate(method):
         @functools.wraps(method)
@@ -41,10 +46,13 @@ def shows_errors(target_attr: str):
             try:
                 return method(self, *args, **kwargs)
             except (ValueError, TypeError) as err:
-                getattr(self, target_attr).value = message_html(str(err))
-            except Exception as err:  # noqa: BLE001 - a widget must not die on screen
-                getattr(self, target_attr).value = message_html(
-                    f"Something went wrong: {type(err).__name__}: {err}")
+                message = str(err)
+            except Exception as err:  # any other failure: still a message, not a dead widget
+                message = f"Something went wrong: {type(err).__name__}: {err}"
+            getattr(self, target_attr).value = message_html(message)
+            for name in clear:
+                getattr(self, name).value = ""
+            return None
         return wrapper
     return decorate
 
@@ -55,7 +63,3 @@ def text_area(value: str, rows: int = 4, placeholder: str = "Type some text") ->
         value=value, placeholder=placeholder, rows=rows,
         layout=widgets.Layout(width="100%"),
     )
-
-
-def heading_html(text: str) -> str:
-    return f'<div style="font-weight:bold;font-size:16px;margin:4px 0">{html.escape(text)}</div>'

@@ -1,4 +1,4 @@
-"""Merge stepper: byte-level BPE on a real passage, merge by merge, with play/pause.
+"""Merge stepper: byte-level BPE on a real passage, merge by merge, with play and pause.
 
 Lineage: the training loop of ``ByteLevelBPE`` watched from outside. The tokenizer is trained
 once (or passed in); the widget then shows, for any step ``s``, the passage encoded with the
@@ -8,87 +8,127 @@ merged next), the vocabulary size and the compression.
 How a step stays fast (well under 100 ms on a 10,000-character passage, see
 ``benchmarks/bench_widgets.py``): the passage is encoded once with every merge. Merges only
 ever join tokens, so the tokens after ``s`` merges are the final tokens with every token made
-by a later merge split back into its pair, recursively (:meth:`MergeStepper.ids_at`). Repeated
+by a later merge split back into its pair, recursively (:meth:`_MergeStepper.ids_at`). Repeated
 chunks (words) are expanded and counted once, weighted by how often they occur. Nothing is
-retrained per step; rendered HTML is cached for recently visited steps.
+retrained per step. What a step draws is bounded whatever the pattern: the first
+``window_bytes`` of the passage as tokens (cut at a token, even inside one long chunk) and the
+``top`` pairs; rendered steps are cached up to ``CACHE_STEPS`` steps and ``CACHE_CHARS``
+characters of HTML.
 Left out: special tokens inside the passage (it is encoded as ordinary text).
 """
 from __future__ import annotations
 
+import warnings
 from collections import OrderedDict
 
 import ipywidgets as widgets
 
 from bpe_workshop.byte_level import ByteLevelBPE, replace_lone_surrogates
 from bpe_workshop.pairs import get_stats
-from bpe_workshop.patterns import split_text
+from bpe_workshop.patterns import resolve_pattern, split_text
+from bpe_workshop.render.style import view
 from bpe_workshop.render.tables import message_html, pair_counts_html, token_chip
-from bpe_workshop.render.tokens import TOKENS_CSS, tokens_html
-from bpe_workshop.widgets._common import WidgetView, resolve_pattern
+from bpe_workshop.render.tokens import tokens_html
+from bpe_workshop.validation import describe, require_int, require_str
+from bpe_workshop.widgets._common import WidgetView, shows_errors
 
 WINDOW_BYTES = 1500  # bytes of the passage drawn as coloured tokens (all of it is counted)
 CACHE_STEPS = 64  # rendered steps kept
+CACHE_CHARS = 8_000_000  # and at most this many characters of HTML in the cache
 
 
-class MergeStepper(WidgetView):
-    """Slider and play button over merge steps; tokens, last merge, top pairs, compression.
+class _MergeStepper(WidgetView):
+    """Play/pause, reset, back/next and a slider over merge steps; the views of a step.
 
-    Accessors: ``slider`` (IntSlider), ``play`` (Play), ``info`` / ``tokens`` / ``pairs``
-    (HTML), ``value`` (all three joined), ``tokenizer``, ``ids_at(step)``,
-    ``pair_counts_at(step)``, ``num_steps``.
+    Accessors: ``slider`` (IntSlider), ``play`` (Play: its button plays and pauses),
+    ``reset_button``, ``back_button``, ``next_button`` (Button), ``info`` / ``tokens`` /
+    ``pairs`` (HTML), ``value`` (all three joined), ``tokenizer``, ``ids_at(step)``,
+    ``pair_counts_at(step)``, ``num_steps``, ``pause()``, ``reset()``.
     """
 
     def __init__(self, text: str, vocab_size: int = 512, pattern: str | None = "gpt4",
                  tokenizer: ByteLevelBPE | None = None, *, window_bytes: int = WINDOW_BYTES,
                  top: int = 10, interval_ms: int = 400):
-        if not isinstance(text, str):
-            raise TypeError(f"text must be a str, got {type(text).__name__}")
-        self.text = replace_lone_surrogates(text)
-        self.window_bytes = window_bytes
-        self.top = top
+        self.text = replace_lone_surrogates(require_str(text, "text"))
+        self.window_bytes = require_int(window_bytes, "window_bytes", minimum=1,
+                                        example=WINDOW_BYTES)
+        self.top = require_int(top, "top", minimum=1, example=10)
+        require_int(interval_ms, "interval_ms", minimum=1, example=400)
+        if tokenizer is not None and not isinstance(tokenizer, ByteLevelBPE):
+            raise TypeError(f"tokenizer must be a ByteLevelBPE or None, got {describe(tokenizer)}"
+                            "; pass e.g. tokenizer=ByteLevelBPE.train(text, 512)")
         self.info, self.tokens, self.pairs = widgets.HTML(), widgets.HTML(), widgets.HTML()
         self.slider = widgets.IntSlider(value=0, min=0, max=0, description="merges",
                                         continuous_update=True,
-                                        layout=widgets.Layout(width="60%"))
+                                        layout=widgets.Layout(flex="1 1 16em", min_width="10em"))
+        # subtle: the Play widget's own stop button (■) jumps back to step 0; the stylesheet
+        # hides it for this class, and reset_button does that job under its own name.
         self.play = widgets.Play(value=0, min=0, max=0, step=1, interval=interval_ms,
-                                 description="play")
+                                 description="play", show_repeat=False)
+        self.play.add_class("bpe-play")
         widgets.jslink((self.play, "value"), (self.slider, "value"))
-        self.widget = widgets.VBox([
-            widgets.HBox([self.play, self.slider]), self.info,
-            widgets.HBox([widgets.Box([self.tokens], layout=widgets.Layout(flex="3 1 0")),
-                          widgets.Box([self.pairs], layout=widgets.Layout(flex="2 1 0"))]),
-        ])
+        self.back_button = widgets.Button(description="◀", tooltip="one merge back",
+                                          layout=widgets.Layout(width="auto"))
+        self.next_button = widgets.Button(description="▶", tooltip="one merge forward",
+                                          layout=widgets.Layout(width="auto"))
+        self.reset_button = widgets.Button(description="⏮ step 0", tooltip="back to step 0",
+                                           layout=widgets.Layout(width="auto"))
+        self.back_button.on_click(lambda button: self._move(-1))
+        self.next_button.on_click(lambda button: self._move(+1))
+        self.reset_button.on_click(lambda button: self.reset())
+        controls = widgets.HBox(
+            [self.play, self.reset_button, self.back_button, self.slider, self.next_button],
+            layout=widgets.Layout(flex_flow="row wrap", align_items="center", width="100%"))
+        # the passage (height-capped, scrolls) beside the pair table; they wrap when narrow
+        views = widgets.HBox(
+            [widgets.Box([self.tokens], layout=widgets.Layout(flex="3 1 20em", min_width="0")),
+             widgets.Box([self.pairs], layout=widgets.Layout(flex="2 1 14em", min_width="0"))],
+            layout=widgets.Layout(flex_flow="row wrap", width="100%"))
+        self.widget = widgets.VBox([controls, self.info, views],
+                                   layout=widgets.Layout(max_width="100%"))
         self._cache = OrderedDict()  # step -> (info html, tokens html, pairs html)
+        self._cache_chars = 0
         self.tokenizer = None
-        self.problem = None  # a message shown instead of the stepper when set
-        try:
-            self._prepare(vocab_size, resolve_pattern(pattern), tokenizer)
-        except (ValueError, TypeError) as err:
-            self.problem = str(err)
+        self.num_steps = 0
+        self._prepare(vocab_size, resolve_pattern(pattern), tokenizer)
         self.slider.observe(lambda change: self.show(change["new"]), names="value")
         self.show(0)
 
+    # ----- controls ----------------------------------------------------------------------
+
+    def pause(self) -> None:
+        """Stop playing; the step shown stays."""
+        self.play.playing = False
+
+    def reset(self) -> None:
+        """Stop playing and go back to step 0."""
+        self.play.playing = False
+        self.play.value = 0
+        self.slider.value = 0
+
+    def _move(self, delta: int) -> None:
+        self.pause()
+        self.slider.value = min(self.num_steps, max(0, self.slider.value + delta))
+
     # ----- precomputation ----------------------------------------------------------------
 
+    @shows_errors("info", clear=("tokens", "pairs"))
     def _prepare(self, vocab_size, pattern, tokenizer) -> None:
         if not self.text:
             raise ValueError("The passage is empty: pass some text to train on and step through.")
         if tokenizer is None:
-            import warnings
-
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")  # stop_message is shown on screen instead
                 tokenizer = ByteLevelBPE.train(self.text, vocab_size, pattern=pattern)
-        self.tokenizer = tok = tokenizer
+        tok = tokenizer
         self.num_steps = len(tok.merges)
         # step_of[id] = the merge step (1-based) that made id; split_of[id] = its pair
         self.new_ids = list(tok.merges.values())  # new_ids[k - 1] = the id merge k made
         self.step_of = {new_id: k for k, new_id in enumerate(self.new_ids, 1)}
         self.split_of = {new_id: pair for pair, new_id in tok.merges.items()}
-        self.records = {r.step: r for r in getattr(tok, "records", [])}
+        self.records = {r.step: r for r in tok.records}
         # the passage's chunks (merges never cross them); repeated chunks are worked on once
-        chunks = split_text(self.text, tok.pattern)
-        self.chunk_bytes = [chunk.encode("utf-8") for chunk in chunks]
+        self.chunk_bytes = [chunk.encode("utf-8") for chunk in split_text(self.text, tok.pattern)]
         where = {}  # chunk bytes -> index among the distinct chunks
         self.chunk_index = [where.setdefault(b, len(where)) for b in self.chunk_bytes]
         # distinct chunk k: its ids with every merge, and how often it occurs
@@ -97,12 +137,7 @@ class MergeStepper(WidgetView):
         for k in self.chunk_index:
             self.chunk_count[k] += 1
         self.n_bytes = sum(len(b) for b in self.chunk_bytes)
-        # the chunks that reach into the drawn window
-        total, self.window_chunks = 0, 0
-        while self.window_chunks < len(chunks) and total < self.window_bytes:
-            total += len(self.chunk_bytes[self.window_chunks])
-            self.window_chunks += 1
-        self.base_vocab = len(tok.vocab) - len(tok.merges) - len(tok.special_tokens)
+        self.tokenizer = tok
         with self.slider.hold_trait_notifications():
             self.slider.max = self.num_steps
             self.play.max = self.num_steps
@@ -110,7 +145,7 @@ class MergeStepper(WidgetView):
     def ids_at(self, step: int) -> list[list[int]]:
         """The passage's ids per chunk, in text order, after the first ``step`` merges.
 
-        >>> m = MergeStepper("aaabdaaabac", vocab_size=259, pattern=None)
+        >>> m = merge_stepper("aaabdaaabac", vocab_size=259, pattern=None)
         >>> m.ids_at(0)[0][:4], m.ids_at(1)[0][:4], m.ids_at(3)
         ([97, 97, 97, 98], [256, 97, 98, 100], [[258, 100, 258, 97, 99]])
         """
@@ -147,30 +182,39 @@ class MergeStepper(WidgetView):
                 counts[pair] = counts.get(pair, 0) + n * times
         return counts
 
+    def _window(self, distinct: list[list[int]]) -> list[int]:
+        """The ids of the passage's first ``window_bytes`` (whole tokens, at least one)."""
+        vocab, shown, n = self.tokenizer.vocab, [], 0
+        for k in self.chunk_index:
+            for i in distinct[k]:
+                if n >= self.window_bytes:
+                    return shown
+                shown.append(i)
+                n += len(vocab[i])
+        return shown
+
     # ----- rendering ---------------------------------------------------------------------
 
     @property
     def value(self) -> str:
         return self.info.value + self.tokens.value + self.pairs.value
 
+    @shows_errors("info", clear=("tokens", "pairs"))
     def show(self, step: int) -> None:
         """Render ``step`` into the three HTML widgets (cached)."""
-        if self.problem is not None:
-            self.info.value = message_html(self.problem)
-            self.tokens.value = self.pairs.value = ""
-            return
-        try:
-            parts = self._cache.get(step)
-            if parts is None:
-                parts = self._render(step)
-                self._cache[step] = parts
-                if len(self._cache) > CACHE_STEPS:
-                    self._cache.popitem(last=False)
-            else:
-                self._cache.move_to_end(step)
-        except Exception as err:  # noqa: BLE001 - a message on screen, not a dead widget
-            parts = (message_html(f"Could not show step {step}: {type(err).__name__}: {err}"),
-                     "", "")
+        if self.tokenizer is None:
+            return  # _prepare wrote why on screen
+        parts = self._cache.get(step)
+        if parts is None:
+            parts = self._render(step)
+            self._cache[step] = parts
+            self._cache_chars += sum(map(len, parts))
+            while len(self._cache) > CACHE_STEPS or (
+                    self._cache_chars > CACHE_CHARS and len(self._cache) > 1):
+                _, dropped = self._cache.popitem(last=False)
+                self._cache_chars -= sum(map(len, dropped))
+        else:
+            self._cache.move_to_end(step)
         self.info.value, self.tokens.value, self.pairs.value = parts
 
     def _render(self, step: int) -> tuple[str, str, str]:
@@ -178,13 +222,12 @@ class MergeStepper(WidgetView):
         distinct = self._distinct_at(step)
         n_tokens = sum(len(ids) * times for ids, times in zip(distinct, self.chunk_count))
         ratio = self.n_bytes / n_tokens if n_tokens else 0.0
-        vocab_now = self.base_vocab + step
+        vocab_now = tok.vocab_size - (self.num_steps - step)  # the merges not made yet
 
         # 1. where we are: step, vocabulary, compression, the merge just made
-        lines = [f'<div class="bpe-summary" style="font-size:15px;opacity:1">'
-                 f"<b>step {step}</b> of {self.num_steps} merges · vocabulary "
-                 f"<b>{vocab_now:,}</b> tokens · passage: <b>{n_tokens:,}</b> tokens for "
-                 f"{self.n_bytes:,} bytes · <b>{ratio:.2f}</b> bytes per token</div>"]
+        lines = [f'<div class="bpe-status"><b>step {step}</b> of {self.num_steps} merges · '
+                 f"vocabulary <b>{vocab_now:,}</b> tokens · passage: <b>{n_tokens:,}</b> tokens "
+                 f"for {self.n_bytes:,} bytes · <b>{ratio:.2f}</b> bytes per token</div>"]
         if step == 0:
             lines.append("<div>No merges yet: every token is one byte.</div>")
         else:
@@ -206,30 +249,27 @@ class MergeStepper(WidgetView):
                 "This tokenizer has no merges (vocab_size 256): there is nothing to step "
                 "through; ask for a larger vocab_size.")
             lines.append(message_html(why, include_css=False))
-        info = f'<div class="bpe-view">{TOKENS_CSS}{"".join(lines)}</div>'
+        info = view("".join(lines))  # the stylesheet rides with the info line, once per step
 
-        # 2. the passage's first window_bytes as coloured tokens
-        shown_ids = [i for k in self.chunk_index[:self.window_chunks] for i in distinct[k]]
-        note = ""
-        if self.window_chunks < len(self.chunk_index):
-            shown_bytes = sum(len(b) for b in self.chunk_bytes[:self.window_chunks])
-            note = (f'<div class="bpe-note">Showing the first {shown_bytes:,} of '
-                    f"{self.n_bytes:,} bytes of the passage; counts cover all of it.</div>")
-        tokens = (f'<div class="bpe-view">{TOKENS_CSS}{note}</div>'
-                  + tokens_html(tok.token_bytes(shown_ids), shown_ids, include_css=False,
-                                max_tokens=max(1, len(shown_ids)), summary=False))
+        # 2. the passage's first window_bytes as coloured tokens, in a height-capped box
+        shown = self._window(distinct)
+        tokens = view('<div class="bpe-scroll">' + tokens_html(
+            tok.token_bytes(shown), shown, include_css=False, max_tokens=len(shown),
+            summary=False, total=n_tokens, total_bytes=self.n_bytes) + "</div>",
+            include_css=False)
 
         # 3. the most frequent pairs now, the pair of the next merge highlighted
         counts = self.pair_counts_at(step, distinct)
         nxt = self.split_of[self.new_ids[step]] if step < self.num_steps else None
         pairs = pair_counts_html(counts, vocab=tok.vocab, top=self.top,
-                                 highlight=[nxt] if nxt else [],
-                                 title="most frequent pairs now (highlighted: the next merge)")
+                                 highlight=[nxt] if nxt else [], id_column=False,
+                                 title="most frequent pairs now (highlighted: the next merge)",
+                                 include_css=False)
         return info, tokens, pairs
 
 
 def merge_stepper(text: str, vocab_size: int = 512, pattern: str | None = "gpt4",
-                  tokenizer: ByteLevelBPE | None = None, **options) -> MergeStepper:
+                  tokenizer: ByteLevelBPE | None = None, **options) -> _MergeStepper:
     """Step through byte-level BPE training on ``text``: slider, play/pause, live views.
 
     Trains ``ByteLevelBPE.train(text, vocab_size, pattern=pattern)`` once, or uses
@@ -237,4 +277,4 @@ def merge_stepper(text: str, vocab_size: int = 512, pattern: str | None = "gpt4"
     ``"gpt4"``, ``"whitespace"``) or ``None`` (no pre-splitting). Options: ``window_bytes``
     (how much of the passage is drawn), ``top`` (pairs listed), ``interval_ms`` (play speed).
     """
-    return MergeStepper(text, vocab_size, pattern, tokenizer, **options)
+    return _MergeStepper(text, vocab_size, pattern, tokenizer, **options)

@@ -13,29 +13,33 @@ from collections.abc import Mapping, Sequence
 
 import ipywidgets as widgets
 
+from bpe_workshop.offline import get_encoding
+from bpe_workshop.render.style import view
 from bpe_workshop.render.tables import message_html
-from bpe_workshop.render.tokens import DEFAULT_MAX_TOKENS, TOKENS_CSS, tokens_html
+from bpe_workshop.render.tokens import DEFAULT_MAX_TOKENS, tokens_html
+from bpe_workshop.validation import describe, require_int, require_str
 from bpe_workshop.widgets._common import WidgetView, shows_errors, text_area
 
 DEFAULT_TEXT = "Hello world! 你好,我是池邦豪! 👋\n    if x:\n        return 1"
 MAX_IDS_SHOWN = 300  # ids listed under the tokens; the coloured view has its own window
 
 
+def _check_encoder(name: str, encoder: object) -> None:
+    if not (hasattr(encoder, "decode_single_token_bytes") or hasattr(encoder, "token_bytes")):
+        raise TypeError(
+            f"cannot show tokens of {describe(encoder)} (extra[{name!r}]): pass a ByteLevelBPE "
+            "or a tiktoken Encoding, e.g. extra={'mine': tok}")
+
+
 def _encode(encoder, text: str, allowed_special, window: int) -> tuple[list[int], list[bytes]]:
     """All ids, and the bytes of the first ``window`` of them, from tiktoken or ByteLevelBPE."""
+    ids = list(encoder.encode(text, allowed_special=allowed_special))
     if hasattr(encoder, "decode_single_token_bytes"):  # tiktoken.Encoding
-        ids = list(encoder.encode(text, allowed_special=allowed_special))
         return ids, [encoder.decode_single_token_bytes(i) for i in ids[:window]]
-    if hasattr(encoder, "token_bytes"):  # ByteLevelBPE
-        ids = list(encoder.encode(text, allowed_special=allowed_special))
-        return ids, encoder.token_bytes(ids[:window])
-    raise TypeError(
-        f"cannot show tokens of a {type(encoder).__name__}: pass a ByteLevelBPE or a tiktoken "
-        "Encoding in extra={'name': tokenizer}"
-    )
+    return ids, encoder.token_bytes(ids[:window])  # ByteLevelBPE
 
 
-class TokenPlayground(WidgetView):
+class _TokenPlayground(WidgetView):
     """Text box + encoding checkboxes; one column of coloured tokens per ticked encoding.
 
     Accessors: ``text`` (Textarea), ``checkboxes`` (name -> Checkbox), ``show_ids`` (Checkbox),
@@ -47,11 +51,15 @@ class TokenPlayground(WidgetView):
                  extra: Mapping[str, object] | None = None, *,
                  allowed_special: str | set = "all", max_tokens: int = DEFAULT_MAX_TOKENS,
                  show_ids: bool = True):
+        require_str(text, "text")
         if isinstance(encodings, str):
             encodings = (encodings,)
         extra = dict(extra or {})
+        for name, encoder in extra.items():
+            _check_encoder(name, encoder)
         self.allowed_special = allowed_special
-        self.max_tokens = max_tokens
+        self.max_tokens = require_int(max_tokens, "max_tokens", minimum=1,
+                                      example=DEFAULT_MAX_TOKENS)
         self._encoders = {}  # name -> loaded encoder (tiktoken names load on first use)
         self._encoders.update(extra)
         names = list(encodings) + [name for name in extra if name not in encodings]
@@ -82,8 +90,6 @@ class TokenPlayground(WidgetView):
 
     def _encoder(self, name: str):
         if name not in self._encoders:
-            from bpe_workshop.offline import get_encoding
-
             self._encoders[name] = get_encoding(name)
         return self._encoders[name]
 
@@ -92,15 +98,14 @@ class TokenPlayground(WidgetView):
             ids, token_bytes = _encode(self._encoder(name), text, self.allowed_special,
                                        self.max_tokens)
         except (ValueError, TypeError) as err:
-            self.results.pop(name, None)
-            return message_html(f"{name}: {err}", include_css=False)
+            raise type(err)(f"{name}: {err}") from None  # which column could not be shown
         self.results[name] = ids
         n_bytes = len(text.encode("utf-8", errors="surrogatepass"))
         counts = (f'<div class="bpe-summary"><b>{len(ids):,}</b> tokens · {n_bytes:,} bytes · '
                   f'{len(text):,} characters</div>')
         body = tokens_html(token_bytes, ids[:len(token_bytes)], show_ids=self.show_ids.value,
                            max_tokens=self.max_tokens, include_css=False, summary=False,
-                           total=len(ids))
+                           total=len(ids), total_bytes=n_bytes)
         shown = ids[:MAX_IDS_SHOWN]
         more = f", … ({len(ids) - len(shown):,} more)" if len(ids) > len(shown) else ""
         id_list = (f'<div class="bpe-note bpe-mono bpe-ids">ids: '
@@ -111,6 +116,7 @@ class TokenPlayground(WidgetView):
     def update(self) -> None:
         """Re-render every ticked encoding for the current text."""
         text = self.text.value
+        self.results = {}
         chosen = [name for name, box in self.checkboxes.items() if box.value]
         if not chosen:
             self.output.value = message_html("Tick at least one encoding to see its tokens.")
@@ -120,21 +126,14 @@ class TokenPlayground(WidgetView):
             self.output.value = message_html(
                 "The text is empty: type something above to see how each encoding splits it.")
             return
-        columns = []
-        for name in chosen:
-            columns.append(
-                '<div style="flex:1 1 360px;min-width:300px;border:1px solid #8888;'
-                'border-radius:6px;padding:4px 8px">'
-                f'<div style="font-weight:bold;font-size:16px">{html.escape(name)}</div>'
-                f"{self._column(name, text)}</div>")
-        self.output.value = (f'<div class="bpe-view">{TOKENS_CSS}'
-                             '<div style="display:flex;flex-wrap:wrap;gap:10px">'
-                             f'{"".join(columns)}</div></div>')
+        columns = [f'<div class="bpe-column"><div class="bpe-heading">{html.escape(name)}</div>'
+                   f"{self._column(name, text)}</div>" for name in chosen]
+        self.output.value = view(f'<div class="bpe-columns">{"".join(columns)}</div>')
 
 
 def token_playground(text: str = DEFAULT_TEXT,
                      encodings: Sequence[str] = ("gpt2", "cl100k_base"),
-                     extra: Mapping[str, object] | None = None, **options) -> TokenPlayground:
+                     extra: Mapping[str, object] | None = None, **options) -> _TokenPlayground:
     """A token playground: ``text`` split by each encoding, coloured, with ids and counts.
 
     ``encodings`` are tiktoken names that work offline (``"gpt2"``, ``"r50k_base"``,
@@ -142,4 +141,4 @@ def token_playground(text: str = DEFAULT_TEXT,
     ``allowed_special`` (default ``"all"``: ``<|endoftext|>`` shows as its special id),
     ``max_tokens`` (the coloured window), ``show_ids``.
     """
-    return TokenPlayground(text, encodings, extra, **options)
+    return _TokenPlayground(text, encodings, extra, **options)

@@ -4,17 +4,32 @@ Training calls ``progress(step, total, record)`` after every merge; this object 
 calls into an ``ipywidgets.IntProgress`` bar with the latest merge written beside it, redrawn at
 most about ``updates`` times (drawing after every one of thousands of merges would cost more than
 the merges). Outside Jupyter (a script, a terminal) it writes one text line instead, rewritten
-in place. Left out: time estimates.
+in place.
+
+Used as a context manager around training, it also knows when training is over::
+
+    with training_progress(VOCAB_SIZE - 256) as progress:
+        tok = ByteLevelBPE.train(text, VOCAB_SIZE, progress=progress)
+
+On leaving the block the bar is finished at the real end, also when training stopped early
+(no pair occurs twice any more), and the warning training issued about it is shown once, in
+full, under the bar instead of as a warning in the cell's output. Left out: time estimates.
 """
 from __future__ import annotations
 
+import html
 import math
 import sys
+import warnings
 from typing import TextIO
 
 import ipywidgets as widgets
+from IPython import get_ipython
+from IPython.display import display as show
 
+from bpe_workshop.render.tables import message_html
 from bpe_workshop.token_text import bytes_label
+from bpe_workshop.validation import require_int
 from bpe_workshop.widgets._common import WidgetView
 
 MODES = ("auto", "widget", "text")
@@ -22,19 +37,16 @@ MODES = ("auto", "widget", "text")
 
 def in_jupyter() -> bool:
     """True inside a Jupyter kernel (where widgets can be shown)."""
-    try:
-        from IPython import get_ipython
-    except ImportError:
-        return False
     shell = get_ipython()
     return shell is not None and type(shell).__name__ == "ZMQInteractiveShell"
 
 
-class TrainingProgress(WidgetView):
+class _TrainingProgress(WidgetView):
     """A callable ``progress(step, total, record)`` showing a bar (or a text line).
 
-    Accessors: ``bar`` (IntProgress), ``label`` (Label), ``mode`` ("widget" or "text"),
-    ``redraws`` (how many times it drew), ``step`` and ``total`` (last call).
+    Accessors: ``bar`` (IntProgress), ``label`` (HTML: steps and the latest merge),
+    ``message`` (HTML: why training stopped, in full), ``mode`` ("widget" or "text"),
+    ``redraws`` (how many times it drew), ``step`` and ``total`` (last call), ``finished``.
     """
 
     def __init__(self, total: int | None = None, *, description: str = "merges",
@@ -42,24 +54,26 @@ class TrainingProgress(WidgetView):
                  display: bool = True):
         if mode not in MODES:
             raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
-        if total is not None and (isinstance(total, bool) or not isinstance(total, int)
-                                  or total < 0):
-            raise ValueError(f"total must be an int >= 0 (the number of merges), got {total!r}")
-        if isinstance(updates, bool) or not isinstance(updates, int) or updates < 1:
-            raise ValueError(f"updates must be a positive int, got {updates!r}")
+        if total is not None:
+            require_int(total, "total", minimum=0, example=256)
+        self.updates = require_int(updates, "updates", minimum=1, example=50)
         self.mode = ("widget" if in_jupyter() else "text") if mode == "auto" else mode
         self.total = total or 0
         self.step = 0
-        self.updates = updates
         self.redraws = 0
+        self.finished = False
         self.stream = stream
+        self._shown_message = None  # the message under the bar, written once
+        self._caught = None  # warnings.catch_warnings while used as a context manager
         self.bar = widgets.IntProgress(value=0, min=0, max=max(1, self.total),
                                        description=description, bar_style="info")
-        self.label = widgets.Label(value=f"0 / {self.total:,}")
-        self.widget = widgets.HBox([self.bar, self.label])
+        self.label = widgets.HTML(value=f"0 / {self.total:,}")
+        self.message = widgets.HTML(layout=widgets.Layout(max_width="100%"))
+        self.widget = widgets.VBox([
+            widgets.HBox([self.bar, self.label],
+                         layout=widgets.Layout(flex_flow="row wrap", align_items="center")),
+            self.message], layout=widgets.Layout(max_width="100%"))
         if display and self.mode == "widget":
-            from IPython.display import display as show
-
             show(self.widget)
 
     def __call__(self, step: int, total: int, record=None) -> None:
@@ -68,42 +82,87 @@ class TrainingProgress(WidgetView):
         if step % stride == 0 or step >= total:
             self._draw(record)
 
+    def _write(self, text: str, end: str = "") -> None:
+        stream = self.stream if self.stream is not None else sys.stdout
+        stream.write(f"\r{self.bar.description}: {text}{end}")
+        stream.flush()
+
     def _draw(self, record) -> None:
         self.redraws += 1
-        latest = f" · latest {bytes_label(record.token)!r}" if getattr(record, "token", None) else ""
-        if record is not None and not hasattr(record, "token") and hasattr(record, "new_symbol"):
-            latest = f" · latest {record.new_symbol!r}"
+        latest = f" · latest {bytes_label(record.token)!r}" if record is not None else ""
         text = f"{self.step:,} / {self.total:,}{latest}"
         if self.mode == "widget":
             self.bar.max = max(1, self.total)
             self.bar.value = self.step
-            self.label.value = text
+            self.label.value = html.escape(text)
             if self.step >= self.total:
                 self.bar.bar_style = "success"
         else:
-            stream = self.stream if self.stream is not None else sys.stdout
-            end = "\n" if self.step >= self.total else ""
-            stream.write(f"\r{self.bar.description}: {text}" + " " * 8 + end)
-            stream.flush()
+            self._write(text + " " * 8, "\n" if self.step >= self.total else "")
 
     def finish(self, message: str | None = None) -> None:
-        """Mark training as over (e.g. it stopped early); show ``message`` if given."""
-        text = message or f"done: {self.step:,} merges"
-        if self.mode == "widget":
-            self.bar.bar_style = "success" if self.step >= self.total else "warning"
-            self.label.value = text
+        """Mark training as over at the last step reached; show ``message`` once, in full.
+
+        When training stopped before ``total`` merges, the bar is rescaled so that it ends
+        full at the merges actually learned, and the label says how many were asked for.
+        """
+        stopped_early = self.step < self.total
+        end = max(1, self.step)
+        if stopped_early:
+            counter = f"{self.step:,} merges · stopped early ({self.total:,} asked for)"
         else:
-            stream = self.stream if self.stream is not None else sys.stdout
-            stream.write(f"\r{self.bar.description}: {text}\n")
-            stream.flush()
+            counter = f"{self.step:,} / {self.total:,} · done"
+        new_message = message if message and message != self._shown_message else None
+        if self.mode == "widget":
+            self.bar.max = end
+            self.bar.value = end
+            self.bar.bar_style = "success"
+            self.label.value = html.escape(counter)
+            if new_message:
+                self.message.value = message_html(new_message)
+        else:
+            if not self.finished or new_message:
+                self._write(counter, "\n")
+            if new_message:
+                (self.stream if self.stream is not None else sys.stdout).write(new_message + "\n")
+        if new_message:
+            self._shown_message = new_message
+        self.finished = True
+
+    def __enter__(self) -> _TrainingProgress:
+        self._caught = warnings.catch_warnings(record=True)
+        self._records = self._caught.__enter__()
+        warnings.simplefilter("always")
+        return self
+
+    def __exit__(self, exc_type, exc, traceback) -> bool:
+        self._caught.__exit__(None, None, None)
+        told = []  # what training warned about (e.g. it stopped early), each once
+        for caught in self._records:
+            if issubclass(caught.category, UserWarning):
+                if str(caught.message) not in told:
+                    told.append(str(caught.message))
+            else:  # not about training: let it through as it was
+                warnings.warn_explicit(caught.message, caught.category, caught.filename,
+                                       caught.lineno)
+        if exc is not None:
+            if self.mode == "widget":
+                self.bar.bar_style = "danger"
+                self.message.value = message_html(f"training failed: {exc}")
+            return False  # the error goes on to the notebook
+        self.finish("\n".join(told) or None)
+        return False
 
 
-def training_progress(total: int | None = None, **options) -> TrainingProgress:
+
+def training_progress(total: int | None = None, **options) -> _TrainingProgress:
     """A progress callback for ``ByteLevelBPE.train(..., progress=...)``.
 
     ``total`` is the number of merges (``vocab_size - 256``; the calls also carry it). In
-    Jupyter it shows a bar at once; elsewhere it writes a text line. Options: ``description``,
-    ``mode`` ("auto", "widget", "text"), ``updates`` (most redraws), ``stream``, ``display``.
+    Jupyter it shows a bar at once; elsewhere it writes a text line. Use it in a ``with`` block
+    around training so that the bar finishes at the real end and says once why training
+    stopped early. Options: ``description``, ``mode`` ("auto", "widget", "text"), ``updates``
+    (most redraws), ``stream``, ``display``.
 
     >>> import io
     >>> out = io.StringIO()
@@ -113,4 +172,4 @@ def training_progress(total: int | None = None, **options) -> TrainingProgress:
     >>> progress.redraws, out.getvalue().endswith("100 / 100        \\n")
     (50, True)
     """
-    return TrainingProgress(total, **options)
+    return _TrainingProgress(total, **options)

@@ -3,7 +3,8 @@
 Lineage: GPT-2's pre-tokenization (a regex cuts the text before BPE; merges never cross the
 cuts). The patterns come from ``bpe_workshop.patterns``; chunks are ``split_text``'s output,
 coloured like tokens. Also said on screen: text that no match covers (a custom pattern can drop
-it), empty matches, and an invalid regex. Left out: flags (write ``(?i)`` in the pattern).
+it), empty matches, an invalid regex, and a regex that backtracks for so long that the split is
+stopped (``patterns.PatternTimeoutError``, within seconds). Left out: flags (write ``(?i)``).
 """
 from __future__ import annotations
 
@@ -11,10 +12,21 @@ import html
 
 import ipywidgets as widgets
 
-from bpe_workshop.patterns import GPT2_PATTERN, GPT4_PATTERN, WHITESPACE_PATTERN, compile_pattern
+from bpe_workshop.patterns import (
+    GPT2_PATTERN,
+    GPT4_PATTERN,
+    WHITESPACE_PATTERN,
+    compile_pattern,
+    left_out,
+    resolve_pattern,
+    split_text,
+)
+from bpe_workshop.render.style import view
 from bpe_workshop.render.tables import message_html
-from bpe_workshop.render.tokens import DEFAULT_MAX_TOKENS, TOKENS_CSS, tokens_html, visible_text
-from bpe_workshop.widgets._common import WidgetView, resolve_pattern, shows_errors, text_area
+from bpe_workshop.render.tokens import DEFAULT_MAX_TOKENS, tokens_html
+from bpe_workshop.token_text import visible_text
+from bpe_workshop.validation import require_int, require_str
+from bpe_workshop.widgets._common import WidgetView, shows_errors, text_area
 
 DEFAULT_TEXT = "Hello world! I can't     believe it's 2024: 3221 + 2334 = 5555??!\n\tdone."
 CUSTOM = "custom"
@@ -22,16 +34,19 @@ CHOICES = [("whitespace", WHITESPACE_PATTERN), ("GPT-2", GPT2_PATTERN),
            ("GPT-4 (cl100k_base)", GPT4_PATTERN), ("custom regex", CUSTOM)]
 
 
-class SplitExplorer(WidgetView):
+class _SplitExplorer(WidgetView):
     """Text box, pattern dropdown and custom regex box; the chunks, coloured.
 
     Accessors: ``text`` (Textarea), ``dropdown`` (Dropdown; values are regex strings or
-    ``"custom"``), ``custom`` (Text), ``output`` (HTML), ``value``, ``chunks`` (last split).
+    ``"custom"``), ``custom`` (Text, applied on Enter or when the box loses focus, so a
+    half-typed regex never runs), ``output`` (HTML), ``value``, ``chunks`` (last split).
     """
 
     def __init__(self, text: str = DEFAULT_TEXT, pattern: str = "gpt2", *,
                  max_tokens: int = DEFAULT_MAX_TOKENS):
-        self.max_tokens = max_tokens
+        require_str(text, "text")
+        self.max_tokens = require_int(max_tokens, "max_tokens", minimum=1,
+                                      example=DEFAULT_MAX_TOKENS)
         regex = resolve_pattern(pattern)
         known = [value for _, value in CHOICES]
         self.chunks = []  # the chunks of the last render
@@ -40,10 +55,11 @@ class SplitExplorer(WidgetView):
                                          description="pattern")
         self.custom = widgets.Text(value="" if regex in known else (regex or ""),
                                    placeholder=r"your regex, e.g. \w+|\s+|[^\w\s]+",
-                                   description="custom", layout=widgets.Layout(width="100%"))
+                                   description="custom", continuous_update=False,
+                                   layout=widgets.Layout(width="100%"))
         self.output = widgets.HTML()
-        self.widget = widgets.VBox([self.text, widgets.HBox([self.dropdown]), self.custom,
-                                    self.output])
+        self.widget = widgets.VBox([self.text, self.dropdown, self.custom, self.output],
+                                   layout=widgets.Layout(max_width="100%"))
         for control in (self.text, self.dropdown, self.custom):
             control.observe(lambda change: self.update(), names="value")
         self.update()
@@ -67,16 +83,15 @@ class SplitExplorer(WidgetView):
             self.output.value = message_html("Type a regular expression in the custom box.")
             return
         try:
-            compiled = compile_pattern(pattern)
+            compile_pattern(pattern)
         except ValueError as err:
             self.output.value = message_html(f"Invalid regular expression: {err}")
             return
         if not text:
             self.output.value = message_html("The text is empty: type something to split.")
             return
-        matches = [m for m in compiled.finditer(text)]
-        chunks = [m.group() for m in matches if m.group()]
-        n_empty = len(matches) - len(chunks)
+        found = split_text(text, pattern)  # bounded in time: a stuck regex raises, shown above
+        chunks = [chunk for chunk in found if chunk]
         if not chunks:
             self.output.value = message_html(
                 "The pattern matches nothing in this text, so there are no chunks "
@@ -86,29 +101,25 @@ class SplitExplorer(WidgetView):
         notes = []
         covered = sum(len(c) for c in chunks)
         if covered < len(text):
-            # the characters between matches are lost when chunks are made with findall
-            gaps, last = [], 0
-            for m in matches:
-                if m.start() > last:
-                    gaps.append(text[last:m.start()])
-                last = max(last, m.end())
-            if last < len(text):
-                gaps.append(text[last:])
+            gaps = left_out(text, chunks, pattern)  # the text between matches, lost by BPE
             sample = ", ".join(repr(visible_text(g)) for g in gaps[:5])
             notes.append(message_html(
                 f"{len(text) - covered:,} characters are not covered by any match and would be "
                 f"dropped: {sample}{' …' if len(gaps) > 5 else ''}", include_css=False))
+        n_empty = len(found) - len(chunks)
         if n_empty:
             notes.append(message_html(f"The pattern also matched the empty string {n_empty:,} "
                                       "times; empty matches are left out.", include_css=False))
         body = tokens_html([c.encode("utf-8", errors="surrogatepass") for c in chunks],
                            max_tokens=self.max_tokens, include_css=False, unit="chunk")
-        self.output.value = f'<div class="bpe-view">{TOKENS_CSS}{shown}{"".join(notes)}{body}</div>'
+        self.output.value = view(shown + "".join(notes) + body)
 
 
-def split_explorer(text: str = DEFAULT_TEXT, pattern: str = "gpt2", **options) -> SplitExplorer:
+def split_explorer(text: str = DEFAULT_TEXT, pattern: str = "gpt2",
+                   **options) -> _SplitExplorer:
     """A split explorer: ``text`` cut by ``pattern`` into coloured chunks.
 
-    ``pattern`` is ``"whitespace"``, ``"gpt2"``, ``"gpt4"`` or any regex (shown as custom).
+    ``pattern`` is ``"whitespace"``, ``"gpt2"``, ``"gpt4"`` or any regex (shown as custom). A
+    regex that backtracks catastrophically is stopped within seconds, and the widget says so.
     """
-    return SplitExplorer(text, pattern, **options)
+    return _SplitExplorer(text, pattern, **options)

@@ -11,13 +11,14 @@ import ipywidgets as widgets
 
 from bpe_workshop.render.plots import encoding_lengths_figure, figure_to_html
 from bpe_workshop.render.tables import encoded_bytes_html, message_html, utf8_table_html
+from bpe_workshop.validation import require_int, require_str
 from bpe_workshop.widgets._common import WidgetView, shows_errors, text_area
 
 DEFAULT_TEXT = "Aé你👋"
 MAX_CHARS = 200  # rows in the character table; the lengths cover the whole text
 
 
-class Utf8Explorer(WidgetView):
+class _Utf8Explorer(WidgetView):
     """Text box; below it the character table, the codec bytes and the length chart.
 
     Accessors: ``text`` (Textarea), ``table`` (HTML), ``chart`` (HTML with an inline image),
@@ -25,7 +26,8 @@ class Utf8Explorer(WidgetView):
     """
 
     def __init__(self, text: str = DEFAULT_TEXT, *, max_chars: int = MAX_CHARS):
-        self.max_chars = max_chars
+        require_str(text, "text")
+        self.max_chars = require_int(max_chars, "max_chars", minimum=1, example=MAX_CHARS)
         self.text = text_area(text, rows=2)
         self.table = widgets.HTML()
         self.chart = widgets.HTML()
@@ -37,7 +39,7 @@ class Utf8Explorer(WidgetView):
     def value(self) -> str:
         return self.table.value + self.chart.value
 
-    @shows_errors("table")
+    @shows_errors("table", clear=("chart",))
     def update(self) -> None:
         text = self.text.value
         if not text:
@@ -52,6 +54,6 @@ class Utf8Explorer(WidgetView):
         self.chart.value = figure_to_html(fig, fmt="png", dpi=90)
 
 
-def utf8_explorer(text: str = DEFAULT_TEXT, **options) -> Utf8Explorer:
+def utf8_explorer(text: str = DEFAULT_TEXT, **options) -> _Utf8Explorer:
     """A UTF-8 explorer on ``text``: code points, UTF-8 bytes and bits, UTF-8/16/32 lengths."""
-    return Utf8Explorer(text, **options)
+    return _Utf8Explorer(text, **options)

@@ -12,20 +12,22 @@ import html
 import ipywidgets as widgets
 
 from bpe_workshop.by_hand import count_pairs, replace_pairs_by_hand
+from bpe_workshop.render.style import view
 from bpe_workshop.render.tables import (
     message_html,
     pair_counts_html,
     replacement_table_html,
     token_chip,
 )
-from bpe_workshop.render.tokens import TOKENS_CSS, visible_text
+from bpe_workshop.token_text import visible_text
+from bpe_workshop.validation import require_str
 from bpe_workshop.widgets._common import WidgetView, shows_errors
 
 MAX_LENGTH = 300  # characters; the by-hand view is for strings that fit on a slide
 TIE_RULE_OPTIONS = [("smallest pair (this series)", "smallest"), ("first seen", "first_seen")]
 
 
-class WikipediaStepper(WidgetView):
+class _WikipediaStepper(WidgetView):
     """Text box, tie rule, step slider and back/next buttons; the string, counts and table.
 
     Accessors: ``text`` (Text), ``tie_rule`` (ToggleButtons), ``slider`` (IntSlider),
@@ -34,19 +36,24 @@ class WikipediaStepper(WidgetView):
     """
 
     def __init__(self, text: str = "aaabdaaabac", tie_rule: str = "smallest"):
+        require_str(text, "text")
+        if tie_rule not in dict(TIE_RULE_OPTIONS).values():
+            raise ValueError(f"tie_rule must be 'smallest' or 'first_seen', got {tie_rule!r}")
         self.steps = []  # HandStep per replacement, from by_hand
         self.text = widgets.Text(value=text, description="string",
-                                 layout=widgets.Layout(width="60%"))
+                                 layout=widgets.Layout(width="100%", max_width="40em"))
         self.tie_rule = widgets.ToggleButtons(options=TIE_RULE_OPTIONS, value=tie_rule,
                                               description="ties",
                                               style={"button_width": "auto"})  # whole labels
         self.slider = widgets.IntSlider(value=0, min=0, max=0, description="step")
-        self.back_button = widgets.Button(description="◀ back", layout=widgets.Layout(width="90px"))
-        self.next_button = widgets.Button(description="next ▶", layout=widgets.Layout(width="90px"))
+        self.back_button = widgets.Button(description="◀ back", layout=widgets.Layout(width="auto"))
+        self.next_button = widgets.Button(description="next ▶", layout=widgets.Layout(width="auto"))
         self.output = widgets.HTML()
         self.widget = widgets.VBox([
-            widgets.HBox([self.text]), self.tie_rule,
-            widgets.HBox([self.back_button, self.slider, self.next_button]), self.output])
+            self.text, self.tie_rule,
+            widgets.HBox([self.back_button, self.slider, self.next_button],
+                         layout=widgets.Layout(flex_flow="row wrap", align_items="center")),
+            self.output], layout=widgets.Layout(max_width="100%"))
         self.back_button.on_click(lambda button: self._move(-1))
         self.next_button.on_click(lambda button: self._move(+1))
         self.text.observe(lambda change: self.recompute(), names="value")
@@ -91,12 +98,12 @@ class WikipediaStepper(WidgetView):
             return
         current = self.current
         table = steps[k - 1].table if k else {}
-        parts = [f'<div class="bpe-view">{TOKENS_CSS}']
+        parts = []
         # the string, one box per symbol; fresh symbols stand out
         chips = "".join(token_chip(ch, 5 if ch in table else 2, title=(
             f"{ch} = {table[ch]}" if ch in table else f"{ch!r}")) for ch in current)
         alphabet = len(set(text)) + k
-        parts.append(f'<div style="font-size:22px;margin:6px 0">{chips}</div>')
+        parts.append(f'<div class="bpe-big">{chips}</div>')
         parts.append(f'<div class="bpe-summary">step {k} of {len(steps)} · {len(current)} symbols '
                      f'(started with {len(text)}) · alphabet of {alphabet} symbols</div>')
         if k:
@@ -130,16 +137,16 @@ class WikipediaStepper(WidgetView):
             if counts:
                 parts.append(pair_counts_html(counts, top=12, title="pair counts now",
                                               include_css=False))
-        parts.append('<div style="font-weight:bold;margin-top:6px">replacement table</div>')
+        parts.append('<div class="bpe-heading">replacement table</div>')
         parts.append(replacement_table_html(table, highlight=steps[k - 1].symbol if k else None,
                                             include_css=False))
-        parts.append("</div>")
-        self.output.value = "".join(parts)
+        self.output.value = view("".join(parts))
 
 
-def wikipedia_stepper(text: str = "aaabdaaabac", tie_rule: str = "smallest") -> WikipediaStepper:
+def wikipedia_stepper(text: str = "aaabdaaabac",
+                      tie_rule: str = "smallest") -> _WikipediaStepper:
     """Step through Gage's pair replacement on ``text`` (fresh symbols Z, Y, X, ...).
 
     ``tie_rule`` is ``"smallest"`` (the series' rule; Wikipedia's run) or ``"first_seen"``.
     """
-    return WikipediaStepper(text, tie_rule)
+    return _WikipediaStepper(text, tie_rule)

@@ -11,15 +11,16 @@ import html
 
 import ipywidgets as widgets
 
+from bpe_workshop.render.style import view
 from bpe_workshop.render.tables import message_html, token_chip, word_table_html
-from bpe_workshop.render.tokens import TOKENS_CSS
-from bpe_workshop.widgets._common import WidgetView
+from bpe_workshop.validation import describe, require_int
+from bpe_workshop.widgets._common import WidgetView, shows_errors
 from bpe_workshop.word_level import END_OF_WORD, WordLevelBPE
 
 MAX_ROWS = 25  # words listed, most frequent first
 
 
-class WordStepper(WidgetView):
+class _WordStepper(WidgetView):
     """Slider (and play button) over word-level merges; the word table at that step.
 
     Accessors: ``slider`` (IntSlider), ``play`` (Play), ``output`` (HTML), ``value``,
@@ -28,47 +29,57 @@ class WordStepper(WidgetView):
 
     def __init__(self, text_or_tokenizer: str | WordLevelBPE, num_merges: int = 20, *,
                  max_rows: int = MAX_ROWS, interval_ms: int = 700):
-        self.max_rows = max_rows
+        if not isinstance(text_or_tokenizer, (str, WordLevelBPE)):
+            raise TypeError("pass a text (str) or a trained WordLevelBPE, got "
+                            f"{describe(text_or_tokenizer)}")
+        require_int(num_merges, "num_merges", minimum=0, example=20)
+        self.max_rows = require_int(max_rows, "max_rows", minimum=1, example=MAX_ROWS)
+        require_int(interval_ms, "interval_ms", minimum=1, example=700)
         self.table = []  # (word, frequency, split) rows of the step shown
         self.slider = widgets.IntSlider(value=0, min=0, max=0, description="merges")
-        self.play = widgets.Play(value=0, min=0, max=0, interval=interval_ms, description="play")
+        self.play = widgets.Play(value=0, min=0, max=0, interval=interval_ms, description="play",
+                                 show_repeat=False)
+        self.play.add_class("bpe-play")  # its stop button (back to 0) is hidden by the CSS
         widgets.jslink((self.play, "value"), (self.slider, "value"))
         self.output = widgets.HTML()
-        self.widget = widgets.VBox([widgets.HBox([self.play, self.slider]), self.output])
-        self.tokenizer, self.problem = None, None
-        try:
-            self.tokenizer = self._tokenizer(text_or_tokenizer, num_merges)
-            self.tokenizer.word_table_at(0)  # fails clearly for a tokenizer without words
-        except (ValueError, TypeError) as err:
-            self.problem = str(err)
-        if self.problem is None:
-            self.slider.max = self.play.max = len(self.tokenizer.merges)
+        self.widget = widgets.VBox(
+            [widgets.HBox([self.play, self.slider],
+                          layout=widgets.Layout(flex_flow="row wrap", align_items="center")),
+             self.output], layout=widgets.Layout(max_width="100%"))
+        self.tokenizer = None
+        self._prepare(text_or_tokenizer, num_merges)
         self.slider.observe(lambda change: self.show(change["new"]), names="value")
         self.show(0)
 
-    @staticmethod
-    def _tokenizer(text_or_tokenizer, num_merges) -> WordLevelBPE:
+    @shows_errors("output")
+    def _prepare(self, text_or_tokenizer, num_merges) -> None:
         if isinstance(text_or_tokenizer, WordLevelBPE):
-            return text_or_tokenizer
-        if not isinstance(text_or_tokenizer, str):
-            raise TypeError("pass a text (str) or a trained WordLevelBPE, got "
-                            f"{type(text_or_tokenizer).__name__}")
-        if not text_or_tokenizer.split():
+            tokenizer = text_or_tokenizer
+        elif not text_or_tokenizer.split():
             raise ValueError("The text is empty: pass some words to train on.")
-        return WordLevelBPE.train(text_or_tokenizer, num_merges)
+        else:
+            tokenizer = WordLevelBPE.train(text_or_tokenizer, num_merges)
+        tokenizer.word_table_at(0)  # fails clearly for a tokenizer without training words
+        self.tokenizer = tokenizer
+        self.slider.max = self.play.max = len(tokenizer.merges)
 
     @property
     def value(self) -> str:
         return self.output.value
 
+    @shows_errors("output")
     def show(self, step: int) -> None:
-        if self.problem is not None:
-            self.output.value = message_html(self.problem)
-            return
-        try:
-            self.output.value = self._render(step)
-        except Exception as err:  # noqa: BLE001 - a message on screen, not a dead widget
-            self.output.value = message_html(f"Could not show step {step}: {err}")
+        """Render ``step`` into ``output``."""
+        if self.tokenizer is None:
+            return  # _prepare wrote why on screen
+        self.output.value = self._render(step)
+
+    def _vocab_at(self, step: int) -> int:
+        """The vocabulary after ``step`` merges: the model's size less the symbols made later."""
+        records = self.tokenizer.records
+        made_before = {r.new_symbol for r in records[:step]}
+        made_later = {r.new_symbol for r in records[step:]} - made_before
+        return self.tokenizer.vocab_size - len(made_later)
 
     def _render(self, step: int) -> str:
         wl = self.tokenizer
@@ -76,13 +87,11 @@ class WordStepper(WidgetView):
         self.table = table
         n_symbols = sum(freq * len(split) for _, freq, split in table)
         n_words = sum(freq for _, freq, _ in table)
-        vocab = len(wl.alphabet) + 1 + len({r.new_symbol for r in wl.records[:step]})
-        parts = [f'<div class="bpe-view">{TOKENS_CSS}',
-                 f'<div class="bpe-summary" style="font-size:15px;opacity:1"><b>step {step}</b> '
-                 f"of {len(wl.merges)} merges · vocabulary <b>{vocab}</b> symbols (alphabet + "
-                 f"{html.escape(END_OF_WORD)} + merges) · {n_words:,} words written with "
-                 f"<b>{n_symbols:,}</b> symbols ({n_symbols / max(1, n_words):.2f} per word)"
-                 "</div>"]
+        parts = [f'<div class="bpe-status"><b>step {step}</b> of {len(wl.merges)} merges · '
+                 f"vocabulary <b>{self._vocab_at(step)}</b> symbols (alphabet, "
+                 f"{html.escape(END_OF_WORD)}, &lt;unk&gt; and merges) · {n_words:,} words "
+                 f"written with <b>{n_symbols:,}</b> symbols "
+                 f"({n_symbols / max(1, n_words):.2f} per word)</div>"]
         merged, changed = None, []
         if step:
             record = wl.records[step - 1]
@@ -104,15 +113,14 @@ class WordStepper(WidgetView):
         rows = sorted(table, key=lambda row: -row[1])
         parts.append(word_table_html(rows, max_rows=self.max_rows, merged=merged,
                                      changed=changed, include_css=False))
-        parts.append("</div>")
-        return "".join(parts)
+        return view("".join(parts))
 
 
 def word_stepper(text_or_tokenizer: str | WordLevelBPE, num_merges: int = 20,
-                 **options) -> WordStepper:
+                 **options) -> _WordStepper:
     """Step through word-level BPE: the word table (word, frequency, split) at each merge.
 
     Pass a text (trained with ``WordLevelBPE.train(text, num_merges)``) or a trained
     ``WordLevelBPE``. Options: ``max_rows``, ``interval_ms`` (play speed).
     """
-    return WordStepper(text_or_tokenizer, num_merges, **options)
+    return _WordStepper(text_or_tokenizer, num_merges, **options)
