@@ -72,9 +72,13 @@ def check_replace_pair(replace_pair) -> CheckResult:
               ("aaaa", ("a", "a"), "Z"), ("abc", ("x", "y"), "Z"),
               ("aaabdaaabac", ("a", "a"), "Z"), ("ZabdZabac", ("a", "b"), "Y"),
               ("ZYdZYac", ("Z", "Y"), "X"), ("aaabcdaadab", ("a", "a"), "X")]
-    return check(replace_pair, reference_replace_pair, inputs,
-                 hint="scan left to right; after a match, skip both characters, so 'aaa' with "
-                      "('a', 'a') gives 'Za'. str.replace does exactly this.")
+    def hint(args, expected, got):
+        if not isinstance(got, str):
+            return "return the new text as one str (join a list of pieces with ''.join)."
+        return ("scan left to right; after a match, skip both characters, so 'aaa' with "
+                "('a', 'a') gives 'Za'. str.replace does exactly this.")
+
+    return check(replace_pair, reference_replace_pair, inputs, hint=hint)
 
 
 def check_decompress(decompress) -> CheckResult:
@@ -83,9 +87,19 @@ def check_decompress(decompress) -> CheckResult:
     for original in ("aaabdaaabac", "aaabcdaadab", "banana bandana"):
         last = replace_pairs_by_hand(original)[-1]
         inputs.append((last.after, last.table))
-    return check(decompress, reference_decompress, inputs,
-                 hint="undo the last replacement first: walk the table in reverse order, "
-                      "e.g. reversed(list(table.items())).")
+    def hint(args, expected, got):
+        text, table = args
+        oldest_first = text
+        for symbol, pair in table.items():
+            oldest_first = oldest_first.replace(symbol, pair)
+        if got == oldest_first:
+            return ("you undid the oldest replacement first, so symbols made later (X = ZY) "
+                    "still hold earlier ones: walk the table in reverse order, e.g. "
+                    "reversed(list(table.items())).")
+        return ("replace each symbol by the pair it stands for, the last replacement of the "
+                "table first, until only the original letters are left.")
+
+    return check(decompress, reference_decompress, inputs, hint=hint)
 
 
 def check_first_wrong_step(first_wrong_step) -> CheckResult:
