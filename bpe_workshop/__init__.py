@@ -21,6 +21,8 @@ Where each idea lives, in reading order:
   trainers ``word_train_naive`` (the paper's loop) and ``word_train_fast`` (the same merges,
   incrementally), what they return in ``word_records``, the paper's own helpers in ``word_paper``.
 - ``corpora``: the texts the notebooks train on.
+- ``parallel`` and ``sentencepiece_bpe``: the same sentences in twelve languages, and
+  SentencePiece's BPE trained in memory (notebook 08).
 - ``token_text``: a token's bytes as readable text (whitespace shown, partial characters in hex).
 - ``render`` and ``widgets``: pictures and controls; they only read what the algorithms return.
 - ``exercises``: the checkers behind each notebook's exercises.
