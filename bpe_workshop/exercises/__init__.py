@@ -1,7 +1,7 @@
 """Exercise checkers for the notebooks: ``check_<exercise>(my_<exercise>)`` prints a verdict.
 
 ``core.check`` is the one engine. Each notebook's checkers live in a module of their own, named
-after the notebook (``nb00`` ... ``nb07``), and every notebook imports its checkers from that
+after the notebook (``nb00`` ... ``nb08``), and every notebook imports its checkers from that
 module by name::
 
     from bpe_workshop.exercises.nb04 import check_get_stats, check_merge
