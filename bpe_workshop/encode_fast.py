@@ -35,13 +35,18 @@ HEAP_MIN_LEN = 64  # chunks at least this long use the heap merge loop (same res
 NOT_A_MERGE = 1 << 62  # the rank of a pair never learned: "infinity", above every id
 
 
-def encode_chunk(text_bytes: bytes, merges: dict[Pair, int], byte_ids: Sequence[int]) -> list[int]:
+def encode_chunk(text_bytes: bytes, merges: dict[Pair, int],
+                 byte_ids: Sequence[int] | bytes) -> list[int]:
     """``encode_naive.encode_chunk``'s ids, updating only the ranks next to each merge.
+
+    ``byte_ids`` is a permutation of 0..255 (byte value -> id); as ``bytes`` it is used directly
+    as a translation table.
 
     >>> encode_chunk(b"aaab", {(97, 97): 256, (97, 98): 257, (256, 257): 258}, range(256))
     [258]
     """
-    ids = [byte_ids[b] for b in text_bytes]  # ids = [97, 97, 97, 98]
+    table = byte_ids if isinstance(byte_ids, bytes) else bytes(byte_ids)
+    ids = list(text_bytes.translate(table))  # ids = [97, 97, 97, 98]
     if len(ids) >= HEAP_MIN_LEN:
         return merge_with_heap(ids, merges)
     none = NOT_A_MERGE
@@ -113,11 +118,12 @@ def encode_chunks(chunks: list[str], merges: dict[Pair, int], byte_ids: Sequence
     >>> cache
     {'aa': [256], ' ': [32]}
     """
+    table = bytes(byte_ids)  # byte value -> id, as a table for bytes.translate
     distinct = dict.fromkeys(chunks)  # chunk text -> its ids, filled below
     for chunk in distinct:
         chunk_ids = cache.get(chunk)
         if chunk_ids is None:
-            chunk_ids = encode_chunk(chunk.encode("utf-8"), merges, byte_ids)
+            chunk_ids = encode_chunk(chunk.encode("utf-8"), merges, table)
             if len(chunk) <= CACHE_MAX_CHUNK:
                 if len(cache) >= CACHE_MAX_ENTRIES:
                     cache.clear()
