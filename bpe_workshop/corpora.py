@@ -6,11 +6,12 @@ Three corpora, each chosen so that a lesson can be run on a laptop at a conferen
   field guide to invented birds, written for this project. Ordinary vocabulary in quantity, so
   the merges every English tokenizer learns first (``e ``, ``th``, `` the``, ``ing``, `` and``)
   appear within the first few dozen steps.
-- **Multilingual sample** (``data/multilingual.txt``, about 4 KB): the same few sentences in
+- **Multilingual sample** (``data/multilingual.txt``, about 6 KB): the same few sentences in
   twelve languages and scripts (Latin, Cyrillic, Greek, CJK, Hangul, Devanagari, Arabic and
   Hebrew, which run right to left), plus emoji with skin tones, flags and zero-width-joiner
   sequences, and maths symbols. Written for this project; it shows why one "character" can be
-  one to four bytes, and an emoji many code points.
+  one to four bytes, and an emoji many code points. It ends with parallel sentences (the same
+  two sentences in each language; ``bpe_workshop.parallel``) for comparing token costs.
 - **Python code**: the standard library's own ``.py`` source, read at run time from the running
   interpreter's installation. Every machine that can run the notebooks has it, it is real code
   written by many hands, and it is never copied into this repository. The selection is fixed
@@ -86,7 +87,7 @@ def load_english() -> str:
 
 
 def load_multilingual() -> str:
-    """Return the multilingual sample: twelve languages, emoji and maths (about 4 KB).
+    """Return the multilingual sample: twelve languages, emoji and maths (about 6 KB).
 
     >>> text = load_multilingual()
     >>> "👩\\u200d💻" in text  # woman + zero width joiner + laptop: one emoji, three code points
