@@ -10,7 +10,6 @@ browser plumbing.
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 from browser_lab import (
@@ -29,11 +28,10 @@ from browser_lab import (
     wait_for_run_all,
     widget_problems,
 )
+from notebook_files import NOTEBOOKS
 from playwright.sync_api import expect
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
-
-NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 # Seconds-scale limits for expect(): a loaded 2-core CI machine re-renders slowly.
 # They bound a hang; nothing here measures speed.
 expect.set_options(timeout=20_000)
