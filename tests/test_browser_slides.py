@@ -115,7 +115,9 @@ def test_browser_slides_step_the_merge_stepper(lab, playwright, tmp_path):
         expect(slide.locator(".jp-OutputArea-output").first).to_be_visible()
         assert "MergeStepper(" not in slide.inner_text() and "VBox(" not in slide.inner_text(), (
             "the slideshow printed the widget's text instead of drawing it: the ipywidgets front "
-            "end did not load in the RISE page. Console: " + " | ".join(slides_log.errors[:3])
+            "end did not load in the RISE page (jupyterlab_widgets 3.0.11 and later need "
+            "@jupyterlab/console, which jupyterlab-rise's page does not share; 3.0.10 works; "
+            "upstream: jupyterlab-contrib/rise#119). Console: " + " | ".join(slides_log.errors[:3])
         )
         expect(slide.locator(".widget-slider")).to_have_count(1)
         expect(slide.locator(".bpe-tokens .bpe-tok").first).to_be_visible()
