@@ -151,7 +151,7 @@ def test_encode_equals_replaying_merges_in_training_order(text):
 @given(train_text=st.text(alphabet="abcx y\n", max_size=200), vocab_size=st.integers(256, 300),
        pattern=st.sampled_from([None, GPT2_PATTERN]))
 def test_every_learned_token_encodes_to_itself(train_text, vocab_size, pattern):
-    # why encode may take a chunk that is one whole token as that token, as tiktoken does
+    # the property tiktoken's whole-token shortcut relies on; true of trained tables
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         tok = ByteLevelBPE.train(train_text, vocab_size, pattern=pattern, algorithm="naive")
