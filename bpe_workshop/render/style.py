@@ -20,7 +20,7 @@ PALETTE = (
     "#ffd6a5", "#caffbf", "#9bf6ff", "#bdb2ff",
     "#ffc6ff", "#fdffb6", "#a0c4ff", "#ffadad",
 )
-BAR_STEPS = 20  # bar lengths in tables come in this many steps of 0.4em (at most 8em)
+BAR_STEPS = 20  # bar lengths in tables come in this many steps of 0.25em (at most 5em)
 
 _MONO = '"DejaVu Sans Mono", Menlo, Consolas, monospace'
 
@@ -54,8 +54,10 @@ _RULES = f"""
 .bpe-view table.bpe-table {{ border-collapse: collapse; margin: 0.25em 0; max-width: 100%; }}
 .bpe-view table.bpe-table caption {{ text-align: left; font-size: 0.87em; opacity: 0.85; }}
 .bpe-view table.bpe-table th, .bpe-view table.bpe-table td {{ border: 1px solid #8888;
-  padding: 0.1em 0.5em; text-align: left; vertical-align: middle; }}
+  padding: 0.1em 0.5em; text-align: left; vertical-align: middle; overflow-wrap: break-word; }}
+.bpe-view table.bpe-table th, .bpe-view table.bpe-table td.bpe-num {{ white-space: nowrap; }}
 .bpe-view table.bpe-table td.bpe-num {{ text-align: right; font-variant-numeric: tabular-nums; }}
+.bpe-view .bpe-pair {{ white-space: nowrap; }}
 .bpe-view .bpe-mono {{ font-family: {_MONO}; }}
 .bpe-view .bpe-small {{ font-size: 0.8em; opacity: 0.8; }}
 .bpe-view .bpe-bits {{ font-family: {_MONO}; }}
@@ -78,7 +80,7 @@ _RULES = f"""
 # only that Play widget carries.
 
 _COLOURS = "".join(f".bpe-view .bpe-c{i} {{ background: {c}; }}\n" for i, c in enumerate(PALETTE))
-_BARS = "".join(f".bpe-view .bpe-bar.bpe-w{n} {{ width: {0.4 * n:.1f}em; }}\n"
+_BARS = "".join(f".bpe-view .bpe-bar.bpe-w{n} {{ width: {0.25 * n:.2f}em; }}\n"
                 for n in range(1, BAR_STEPS + 1))
 
 CSS = f"<style>{_RULES}{_COLOURS}{_BARS}</style>"

@@ -173,7 +173,7 @@ def encoded_bytes_html(text: str, encodings: Sequence[str] = ("utf-8", "utf-16",
 
 def _pair_cells(pair, vocab) -> str:
     left, right = (symbol_token(s, vocab) for s in pair)
-    return f"{token_chip(left, 0)} + {token_chip(right, 2)}"
+    return f'<span class="bpe-pair">{token_chip(left, 0)} + {token_chip(right, 2)}</span>'
 
 
 def pair_counts_html(

@@ -59,7 +59,12 @@ def shows_errors(target_attr: str, clear: Sequence[str] = ()):
 
 def text_area(value: str, rows: int = 4, placeholder: str = "Type some text") -> widgets.Textarea:
     """A full-width text box."""
-    return widgets.Textarea(
-        value=value, placeholder=placeholder, rows=rows,
-        layout=widgets.Layout(width="100%"),
-    )
+    return widgets.Textarea(value=value, placeholder=placeholder, rows=rows,
+                            layout=full_width())
+
+
+def full_width() -> widgets.Layout:
+    """A layout that makes a control as wide as its box, and no wider."""
+    # subtle: width 100% plus ipywidgets' own margin around each control sticks out of the
+    # box; an auto width stretched by the box fills it exactly.
+    return widgets.Layout(width="auto", align_self="stretch")

@@ -64,7 +64,8 @@ class _MergeStepper(WidgetView):
         # subtle: the Play widget's own stop button (■) jumps back to step 0; the stylesheet
         # hides it for this class, and reset_button does that job under its own name.
         self.play = widgets.Play(value=0, min=0, max=0, step=1, interval=interval_ms,
-                                 description="play", show_repeat=False)
+                                 description="play", show_repeat=False,
+                                 layout=widgets.Layout(width="auto"))
         self.play.add_class("bpe-play")
         widgets.jslink((self.play, "value"), (self.slider, "value"))
         self.back_button = widgets.Button(description="◀", tooltip="one merge back",

@@ -26,7 +26,7 @@ from bpe_workshop.render.tables import message_html
 from bpe_workshop.render.tokens import DEFAULT_MAX_TOKENS, tokens_html
 from bpe_workshop.token_text import visible_text
 from bpe_workshop.validation import require_int, require_str
-from bpe_workshop.widgets._common import WidgetView, shows_errors, text_area
+from bpe_workshop.widgets._common import WidgetView, full_width, shows_errors, text_area
 
 DEFAULT_TEXT = "Hello world! I can't     believe it's 2024: 3221 + 2334 = 5555??!\n\tdone."
 CUSTOM = "custom"
@@ -56,7 +56,7 @@ class _SplitExplorer(WidgetView):
         self.custom = widgets.Text(value="" if regex in known else (regex or ""),
                                    placeholder=r"your regex, e.g. \w+|\s+|[^\w\s]+",
                                    description="custom", continuous_update=False,
-                                   layout=widgets.Layout(width="100%"))
+                                   layout=full_width())
         self.output = widgets.HTML()
         self.widget = widgets.VBox([self.text, self.dropdown, self.custom, self.output],
                                    layout=widgets.Layout(max_width="100%"))

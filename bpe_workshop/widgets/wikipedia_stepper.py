@@ -41,7 +41,7 @@ class _WikipediaStepper(WidgetView):
             raise ValueError(f"tie_rule must be 'smallest' or 'first_seen', got {tie_rule!r}")
         self.steps = []  # HandStep per replacement, from by_hand
         self.text = widgets.Text(value=text, description="string",
-                                 layout=widgets.Layout(width="100%", max_width="40em"))
+                                 layout=widgets.Layout(width="auto", max_width="40em"))
         self.tie_rule = widgets.ToggleButtons(options=TIE_RULE_OPTIONS, value=tie_rule,
                                               description="ties",
                                               style={"button_width": "auto"})  # whole labels
