@@ -40,6 +40,7 @@ import tiktoken
 from tiktoken_ext import openai_public
 
 from bpe_workshop.patterns import GPT4_PATTERN, TIKTOKEN_GPT2_PATTERN
+from bpe_workshop.validation import require_str
 
 _GPT2_BASE = "https://openaipublic.blob.core.windows.net/gpt-2/encodings/main/"
 _ENCODINGS_BASE = "https://openaipublic.blob.core.windows.net/encodings/"
@@ -140,9 +141,7 @@ def get_encoding(name: str) -> tiktoken.Encoding:
     >>> get_encoding("cl100k_base").encode("hello world")
     [15339, 1917]
     """
-    if not isinstance(name, str):
-        raise TypeError(f"get_encoding expects an encoding name such as 'gpt2', "
-                        f"not {type(name).__name__}")
+    require_str(name, "the encoding name", hint="pass e.g. get_encoding('gpt2')")
     if name in _SHIPPED:
         with _LOCK:
             folder = cache_dir()

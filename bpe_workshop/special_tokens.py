@@ -13,7 +13,7 @@ from collections.abc import Collection, Iterable
 
 import regex
 
-from bpe_workshop.validation import describe, require_int
+from bpe_workshop.validation import describe, require_int, require_str
 
 MAX_ID = 2**31 - 1  # ids fit a signed 32-bit int, as in tiktoken and the trainers' arrays
 
@@ -32,8 +32,9 @@ def check_special_tokens(special_tokens: object, first_free_id: int) -> None:
                         f"{{'<|endoftext|>': {first_free_id}}}, got {describe(special_tokens)}")
     owner = {}  # id -> special token text
     for text, i in special_tokens.items():
-        if not isinstance(text, str) or not text:
-            raise TypeError(f"special token texts must be non-empty str, got {text!r}")
+        require_str(text, "each special token text", hint="e.g. '<|endoftext|>'")
+        if not text:
+            raise ValueError("a special token text must not be empty; use e.g. '<|endoftext|>'")
         require_int(i, f"the id of special token {text!r}", maximum=MAX_ID)
         if i < first_free_id:
             raise ValueError(

@@ -58,6 +58,10 @@ CASES = [
      "the id of special token '<|e|>' must be an int, got bool True"),
     ("special id 300.0", lambda: ByteLevelBPE(special_tokens={"<|e|>": 300.0}), TypeError,
      "the id of special token '<|e|>' must be an int, got float 300.0"),
+    ("special token text empty", lambda: ByteLevelBPE(special_tokens={"": 256}), ValueError,
+     "a special token text must not be empty; use e.g. '<|endoftext|>'"),
+    ("special token text bytes", lambda: ByteLevelBPE(special_tokens={b"<|e|>": 256}), TypeError,
+     "each special token text must be a str, got bytes"),
     # decode
     ("decode [True]", lambda: tok().decode([True]), TypeError,
      "ids must be ints, got bool True at position 0; pass e.g. [104, 105]"),
