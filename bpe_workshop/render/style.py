@@ -55,8 +55,8 @@ _RULES = f"""
 .bpe-view table.bpe-table caption {{ text-align: left; font-size: 0.87em; opacity: 0.85; }}
 .bpe-view table.bpe-table th, .bpe-view table.bpe-table td {{ border: 1px solid #8888;
   padding: 0.1em 0.5em; text-align: left; vertical-align: middle; overflow-wrap: break-word; }}
-.bpe-view table.bpe-table th, .bpe-view table.bpe-table td.bpe-num {{ white-space: nowrap; }}
-.bpe-view table.bpe-table td.bpe-num {{ text-align: right; font-variant-numeric: tabular-nums; }}
+.bpe-view table.bpe-table td.bpe-num {{ text-align: right; font-variant-numeric: tabular-nums;
+  white-space: nowrap; }}
 .bpe-view .bpe-pair {{ white-space: nowrap; }}
 .bpe-view .bpe-mono {{ font-family: {_MONO}; }}
 .bpe-view .bpe-small {{ font-size: 0.8em; opacity: 0.8; }}
