@@ -82,7 +82,8 @@ def page(playwright, tmp_path):
 
 PLAYGROUND_NOTEBOOK = "00_why_tokenization.ipynb"
 STEPPER_NOTEBOOK = "04_byte_level_bpe.ipynb"
-NEW_TEXT = "Byte pair encoding merges the most frequent pair, again and again: 3221 + 2334 = 5555 🙂"
+NEW_TEXT = ("Byte pair encoding merges the most frequent pair, again and again: "
+            "3221 + 2334 = 5555 🙂")
 
 
 def run_in_lab(page, lab, name: str) -> None:
@@ -106,7 +107,8 @@ def test_browser_token_playground(lab, page, tmp_path):
     run_in_lab(page, lab, PLAYGROUND_NOTEBOOK)
 
     playground = output_with(page, ".widget-textarea", ".bpe-tokens")
-    expect(playground, f"{PLAYGROUND_NOTEBOOK} shows no token playground (text area + tokens)").to_have_count(1)
+    missing = f"{PLAYGROUND_NOTEBOOK} shows no token playground (text area + tokens)"
+    expect(playground, missing).to_have_count(1)
     assert widget_problems(page) == []
     expect(playground.locator(".widget-checkbox")).not_to_have_count(0)
     scroll_to_top(playground)
