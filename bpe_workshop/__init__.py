@@ -11,7 +11,8 @@ Where each idea lives, in reading order:
   and splitting bounded in time.
 - ``pairs``: ``get_stats`` and ``merge``, the two steps BPE repeats, and the tie rule.
 - ``by_hand``: Gage's 1994 algorithm on a short string, with letters for new symbols.
-- ``train_naive`` and ``train_fast``: two trainers that learn exactly the same merges.
+- ``train_naive`` and ``train_fast``: two trainers that learn exactly the same merges
+  (``pair_index``: the counts, slots and lazy heap both fast trainers keep).
 - ``encode_naive`` and ``encode_fast``: two chunk encoders that give exactly the same ids.
 - ``special_tokens`` and ``chunking``: special tokens, and text cut into the chunks BPE sees.
 - ``byte_level``: ``ByteLevelBPE``, a GPT-style tokenizer (train, encode, decode, special tokens).

@@ -47,6 +47,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable
 from functools import partial
 
+from bpe_workshop.pair_index import credit, discount, pop_best_pair
 from bpe_workshop.records import MergeRecord
 
 
@@ -118,20 +119,13 @@ def learn_merges(
     token = [bytes([i]) for i in range(256)]  # id -> bytes it stands for
     records = []
     for step in range(1, num_merges + 1):
-        # take the best pair; a stale entry goes back in with its current (lower) count
-        while heap:
-            neg_count, left, right = heap[0]
-            count = counts.get((left, right), 0)
-            if count == -neg_count:
-                break
-            if count >= 2:
-                heapq.heapreplace(heap, (-count, left, right))
-            else:
-                heapq.heappop(heap)
-        else:
+        # take the best pair (stale heap entries are fixed on the way)
+        best = pop_best_pair(heap, counts)
+        if best is None:
             break  # no pair occurs twice: stop, as the naive loop does
-        heapq.heappop(heap)
-        pair = (left, right)
+        pair, merged_count = best
+        left, right = pair
+
         new_id = 255 + step
         created = set()  # pairs containing new_id, pushed once their counts are final
 
@@ -144,15 +138,15 @@ def learn_merges(
             w = weight[i]
             p, k = prv[i], nxt[j]
             # x a b y -> x c y: (x, a), (a, b), (b, y) lose an occurrence; (x, c), (c, y) gain one
-            _discount(counts, where, pair, w)
+            discount(counts, where, pair, w)
             if p != -1:
                 x = sym[p]
-                _discount(counts, where, (x, left), w)
-                _credit(counts, where, (x, new_id), w, p, created)
+                discount(counts, where, (x, left), w)
+                credit(counts, where, (x, new_id), w, p, created)
             if k != -1:
                 y = sym[k]
-                _discount(counts, where, (right, y), w)
-                _credit(counts, where, (new_id, y), w, i, created)
+                discount(counts, where, (right, y), w)
+                credit(counts, where, (new_id, y), w, i, created)
             # rewrite slot i as c and unlink slot j
             sym[i] = new_id
             sym[j] = -1
@@ -169,40 +163,10 @@ def learn_merges(
 
         # record the merge for viewers
         token.append(token[left] + token[right])
-        record = MergeRecord(step=step, pair=pair, new_id=new_id, count=-neg_count,
+        record = MergeRecord(step=step, pair=pair, new_id=new_id, count=merged_count,
                              token=token[new_id])
         records.append(record)
         if progress is not None:
             progress(step, num_merges, record)
     return records
 
-
-def _credit(counts: dict, where: dict, pair: tuple[int, int], weight: int, position: int,
-            created: set) -> None:
-    """Add ``weight`` occurrences of a newly made ``pair`` starting at slot ``position``.
-
-    >>> counts, where, created = defaultdict(int), defaultdict(list), set()
-    >>> _credit(counts, where, (256, 32), 3, 10, created)
-    >>> dict(counts), dict(where), created
-    ({(256, 32): 3}, {(256, 32): [10]}, {(256, 32)})
-    """
-    counts[pair] += weight
-    where[pair].append(position)
-    created.add(pair)
-
-
-def _discount(counts: dict, where: dict, pair: tuple[int, int], weight: int) -> None:
-    """Remove ``weight`` occurrences of ``pair``; forget the pair once none are left.
-
-    >>> counts, where = {(1, 2): 5}, {(1, 2): [0, 7]}
-    >>> _discount(counts, where, (1, 2), 5)
-    >>> counts, where
-    ({}, {})
-    """
-    remaining = counts[pair] - weight
-    if remaining:
-        counts[pair] = remaining
-    else:
-        # gone for good: later merges only create pairs that contain a newer id
-        del counts[pair]
-        where.pop(pair, None)

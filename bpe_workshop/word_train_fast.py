@@ -34,8 +34,9 @@ import heapq
 from array import array
 from collections import defaultdict
 
+from bpe_workshop.pair_index import credit, discount, pop_best_pair
 from bpe_workshop.pairs import pair_order
-from bpe_workshop.word_records import Pair, WordMergeRecord, WordTraining, initial_split
+from bpe_workshop.word_records import WordMergeRecord, WordTraining, initial_split
 
 
 def learn_word_merges(word_counts: dict[str, int], num_merges: int) -> WordTraining:
@@ -76,20 +77,13 @@ def learn_word_merges(word_counts: dict[str, int], num_merges: int) -> WordTrain
     heapq.heapify(heap)
     records = []
     for step in range(1, num_merges + 1):
-        # take the best pair; a stale entry goes back in with its current (lower) count
-        while heap:
-            neg_count, left, right = heap[0]
-            count = counts.get((left, right), 0)
-            if count == -neg_count:
-                break
-            if count >= 2:
-                heapq.heapreplace(heap, (-count, left, right))
-            else:
-                heapq.heappop(heap)
-        else:
+        # take the best pair (stale heap entries are fixed on the way)
+        best = pop_best_pair(heap, counts)
+        if best is None:
             break  # no pair occurs twice: stop, as the naive loop does
-        heapq.heappop(heap)
-        pair, new = (left, right), left + right
+        pair, merged_count = best
+        left, right = pair
+        new = left + right
         gained = set()  # pairs that gained occurrences, pushed once their counts are final
 
         # subtle: left to right, like merge(): in "a a a" the first two a's merge, not the last two
@@ -100,13 +94,13 @@ def learn_word_merges(word_counts: dict[str, int], num_merges: int) -> WordTrain
             w = weight[i]
             p, k = prv[i], nxt[j]
             # x a b y -> x ab y: (x, a), (a, b), (b, y) lose an occurrence; (x, ab), (ab, y) gain
-            _discount(counts, where, pair, w)
+            discount(counts, where, pair, w)
             if p != -1:
-                _discount(counts, where, (sym[p], left), w)
-                _credit(counts, where, (sym[p], new), w, p, gained)
+                discount(counts, where, (sym[p], left), w)
+                credit(counts, where, (sym[p], new), w, p, gained)
             if k != -1:
-                _discount(counts, where, (right, sym[k]), w)
-                _credit(counts, where, (new, sym[k]), w, i, gained)
+                discount(counts, where, (right, sym[k]), w)
+                credit(counts, where, (new, sym[k]), w, i, gained)
             # rewrite slot i as the new symbol and unlink slot j
             sym[i], sym[j] = new, ""
             joined[j] = step
@@ -117,38 +111,9 @@ def learn_word_merges(word_counts: dict[str, int], num_merges: int) -> WordTrain
         for gain in gained:
             if counts.get(gain, 0) >= 2:
                 heapq.heappush(heap, pair_order((gain, counts[gain])))
-        records.append(WordMergeRecord(step=step, pair=pair, new_symbol=new, count=-neg_count))
+        records.append(WordMergeRecord(step=step, pair=pair, new_symbol=new, count=merged_count))
 
     ends = [*word_starts[1:], len(sym)]
     joined_at = [joined[start:end].tolist() for start, end in zip(word_starts, ends)]
     return WordTraining(records=records, joined_at=joined_at)
 
-
-def _credit(counts: dict, where: dict, pair: Pair, weight: int, slot: int, gained: set) -> None:
-    """Add ``weight`` occurrences of ``pair`` starting at ``slot``.
-
-    >>> counts, where, gained = defaultdict(int), defaultdict(list), set()
-    >>> _credit(counts, where, ("es", "t"), 6, 4, gained)
-    >>> dict(counts), dict(where), gained
-    ({('es', 't'): 6}, {('es', 't'): [4]}, {('es', 't')})
-    """
-    counts[pair] += weight
-    where[pair].append(slot)
-    gained.add(pair)
-
-
-def _discount(counts: dict, where: dict, pair: Pair, weight: int) -> None:
-    """Remove ``weight`` occurrences of ``pair``; forget its slots once none are left.
-
-    >>> counts, where = {("e", "s"): 9}, {("e", "s"): [4, 11]}
-    >>> _discount(counts, where, ("e", "s"), 9)
-    >>> counts, where
-    ({}, {})
-    """
-    remaining = counts[pair] - weight
-    if remaining:
-        counts[pair] = remaining
-    else:
-        # every slot listed for it is stale now; a later merge may make the pair anew
-        del counts[pair]
-        where.pop(pair, None)
