@@ -13,14 +13,11 @@ import re
 
 import pytest
 from browser_lab import (
-    LabServer,
     PageLog,
-    copy_notebooks,
     kernel_status_text,
     launch_chromium,
     open_notebook,
     output_with,
-    require_chromium,
     run_all_cells,
     screenshot,
     scroll_to_top,
@@ -28,7 +25,6 @@ from browser_lab import (
     wait_for_run_all,
     widget_problems,
 )
-from notebook_files import NOTEBOOKS
 from playwright.sync_api import expect
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
@@ -38,27 +34,6 @@ expect.set_options(timeout=20_000)
 
 
 # -- fixtures --------------------------------------------------------------
-
-
-@pytest.fixture(scope="module")
-def lab(tmp_path_factory):
-    """JupyterLab on a copy of notebooks/ (the originals are never opened)."""
-    require_chromium()
-    base = tmp_path_factory.mktemp("lab")
-    root = copy_notebooks(NOTEBOOKS, base / "notebooks")
-    server = LabServer(root, base / "state").start()
-    print(f"\njupyter lab: {server.base_url} (log {server.log_path})")
-    yield server
-    server.stop()
-
-
-@pytest.fixture(scope="module")
-def playwright():
-    require_chromium()
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        yield pw
 
 
 @pytest.fixture

@@ -14,19 +14,15 @@ The server and browser plumbing is in ``browser_lab.py`` (shared with
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 from browser_lab import (
     PRESENT_SLIDE,
-    LabServer,
     PageLog,
-    copy_notebooks,
     launch_chromium,
     next_slide_until,
     open_notebook,
     present_slide_text,
-    require_chromium,
     run_all_cells,
     screenshot,
     slide_count,
@@ -39,33 +35,11 @@ from playwright.sync_api import expect
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
-NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 expect.set_options(timeout=20_000)  # bounds a hang on a loaded machine; not a speed check
 
 # A 1280x720 screen at 150% zoom shows 853x480 CSS pixels, each drawn 1.5 device pixels wide.
 PROJECTOR_VIEWPORT = (853, 480)
 PROJECTOR_ZOOM = 1.5
-
-
-@pytest.fixture(scope="module")
-def lab(tmp_path_factory):
-    """JupyterLab on a copy of notebooks/ (the originals are never opened)."""
-    require_chromium()
-    base = tmp_path_factory.mktemp("lab")
-    root = copy_notebooks(NOTEBOOKS, base / "notebooks")
-    server = LabServer(root, base / "state").start()
-    print(f"\njupyter lab: {server.base_url} (log {server.log_path})")
-    yield server
-    server.stop()
-
-
-@pytest.fixture(scope="module")
-def playwright():
-    require_chromium()
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        yield pw
 
 
 def browser_page(playwright, tmp_path, **options):
