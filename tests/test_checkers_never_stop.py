@@ -3,15 +3,17 @@ kind, prints exactly one verdict and returns (issue: "a checker never stops Run 
 
 Hostile answers: wrong types (a str, counts as strings, int keys, a flat list of ints, a
 generator), an answer whose ``==``/``bool`` raise (like a NumPy array), one whose ``repr`` raises,
-``sys.exit()``, endless recursion, and endless loops (one that even catches ``Exception``).
-Only ``KeyboardInterrupt`` may pass through. The time limit is lowered here so that the endless
-loops cost half a second each; the notebooks use ``core.TIME_LIMIT``.
+``sys.exit()``, endless recursion, and endless loops (on one line; one that even catches
+``Exception``). Only ``KeyboardInterrupt`` may pass through, and a debugger's tracer is left in
+place. The time limit is lowered here so that the endless loops cost half a second each; the
+notebooks use ``core.TIME_LIMIT``.
 """
 
 from __future__ import annotations
 
 import importlib
 import sys
+import time
 
 import pytest
 from test_exercises import EXERCISES
@@ -83,6 +85,10 @@ def loops_forever(*args):
         pass
 
 
+def loops_forever_on_one_line(*args):
+    while True: pass  # noqa: E701 - one line: no line event per turn, the jump is still caught
+
+
 def loops_forever_catching_exceptions(*args):
     while True:
         try:  # noqa: SIM105 - written the way a learner would
@@ -92,7 +98,7 @@ def loops_forever_catching_exceptions(*args):
 
 
 HOSTILE = [returns_text, counts_as_strings, int_keys, list_of_ints, a_generator, array_like,
-           bad_repr, calls_sys_exit, recurses_forever, loops_forever,
+           bad_repr, calls_sys_exit, recurses_forever, loops_forever, loops_forever_on_one_line,
            loops_forever_catching_exceptions]
 NOT_CALLABLE = [ArrayLike(), BadRepr(), "3", None]  # what a learner may pass instead of a function
 
@@ -151,6 +157,13 @@ def test_the_kernel_interrupt_still_stops_a_checker():
 
     with pytest.raises(KeyboardInterrupt):
         checker("04", "merge")(interrupted)
+
+
+def test_no_time_limit_is_left_pending_after_a_checker():
+    checker("04", "merge")(loops_forever)
+    deadline = time.monotonic() + 1.5  # three times the limit: a stray TimeUp would land here
+    while time.monotonic() < deadline:
+        pass
 
 
 def test_a_previous_tracer_is_restored_and_keeps_tracing():

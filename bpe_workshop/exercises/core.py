@@ -20,8 +20,9 @@ included), an answer whose ``==`` or ``repr`` raises, or a loop that never ends.
 the learner's code runs under :func:`guarded`, which stops it after :data:`TIME_LIMIT` seconds
 with a tracer (``sys.settrace``, so it works in the kernel's main thread and on every OS); the
 previous tracer (a debugger's) is put back afterwards. Only ``KeyboardInterrupt`` (the kernel's
-interrupt button) passes through. Left out: loops that never return to Python code (a C
-function that runs forever), and learner code that catches ``BaseException`` and goes on looping.
+interrupt button) passes through. Left out: a single call into C code that runs forever (e.g. a
+catastrophic regex) is stopped only when it returns to Python, and learner code that catches
+``BaseException`` and goes on looping.
 """
 
 from __future__ import annotations
@@ -81,8 +82,7 @@ def guarded(func: Callable, *args, time_limit: float | None = None):
     >>> guarded(len, "abc")
     3
     >>> def forever():
-    ...     while True:
-    ...         pass
+    ...     while True: pass
     >>> guarded(forever, time_limit=0.1)
     Traceback (most recent call last):
     ...
@@ -90,11 +90,16 @@ def guarded(func: Callable, *args, time_limit: float | None = None):
     """
     limit = TIME_LIMIT if time_limit is None else time_limit
     deadline = time.monotonic() + limit
+    own_file = getattr(getattr(func, "__code__", None), "co_filename", None)
 
     def tracer(frame, event, arg):
         if time.monotonic() > deadline:
             raise TimeUp(f"stopped after {limit:g} s")
-        return tracer  # subtle: trace the lines of every frame, so a loop anywhere is caught
+        if event == "call" and frame.f_code.co_filename == own_file:
+            # subtle: `while True: pass` on one line gives no line events, so in the learner's
+            # own cell every instruction is traced; elsewhere lines are enough
+            frame.f_trace_opcodes = True
+        return tracer  # trace the lines of every frame, so a loop anywhere is caught
 
     previous = sys.gettrace()
     sys.settrace(tracer)
