@@ -1,5 +1,7 @@
 """from_tiktoken: our encoder with GPT-2's and GPT-4's recovered merges gives tiktoken's ids."""
 
+import functools
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -110,9 +112,15 @@ def test_whitespace_contractions_and_special_tokens(pair, text):
     assert tok.decode(ids) == enc.decode(ids)
 
 
+@functools.cache
+def gpt2_pair():
+    """Built once for the property test below, not once per example (50,000 merges)."""
+    return ByteLevelBPE.from_tiktoken("gpt2"), get_encoding("gpt2")
+
+
 @given(ids=st.lists(st.integers(0, 50256)))
 def test_decode_any_ids_gpt2(ids):
-    tok, enc = ByteLevelBPE.from_tiktoken("gpt2"), get_encoding("gpt2")
+    tok, enc = gpt2_pair()
     assert tok.decode(ids) == enc.decode(ids)
     assert tok.decode_bytes(ids) == enc.decode_bytes(ids)
 
