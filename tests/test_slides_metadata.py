@@ -12,9 +12,10 @@ from pathlib import Path
 
 import nbformat
 import pytest
+from notebook_files import NOTEBOOKS
 
-FOLDER = Path(__file__).resolve().parent.parent / "notebooks"
-NOTEBOOKS = sorted(FOLDER.glob("[0-9][0-9]_*.ipynb"))
+# the series itself (solutions notebooks are for reading, not presenting)
+SERIES = sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))
 SLIDE_TYPES = {"slide", "subslide", "fragment", "skip", "notes", "-"}
 CHECKER = re.compile(r"check_\w+\(\w+\)")
 
@@ -28,10 +29,10 @@ def read(path: Path):
 
 
 def test_there_are_notebooks_to_present():
-    assert len(NOTEBOOKS) >= 8
+    assert len(SERIES) >= 8
 
 
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", SERIES, ids=lambda p: p.stem)
 def test_slide_types_are_ones_rise_knows(path):
     # A cell without a tag continues the slide above it, as "-" does.
     cells = read(path).cells
@@ -41,7 +42,7 @@ def test_slide_types_are_ones_rise_knows(path):
     assert tagged >= len(cells) // 2, f"{path.name}: most cells carry no slide metadata"
 
 
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", SERIES, ids=lambda p: p.stem)
 def test_at_least_eight_slides_starting_with_the_title(path):
     cells = read(path).cells
     assert slide_type(cells[0]) == "slide" and cells[0].source.startswith("# ")
@@ -53,7 +54,7 @@ def test_at_least_eight_slides_starting_with_the_title(path):
             assert slide_type(cell) == "slide", cell.source.splitlines()[0]
 
 
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", SERIES, ids=lambda p: p.stem)
 def test_set_up_and_checker_cells_are_skipped(path):
     cells = read(path).cells
     set_up = [c for c in cells if c.cell_type == "code" and c.source.startswith("# Setup.")]
@@ -65,7 +66,7 @@ def test_set_up_and_checker_cells_are_skipped(path):
     assert shown == [], f"{path.name}: checker cells shown on the slides: {shown}"
 
 
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", SERIES, ids=lambda p: p.stem)
 def test_speaker_notes_are_markdown(path):
     notes = [c for c in read(path).cells if slide_type(c) == "notes"]
     assert len(notes) >= 2, f"{path.name} has {len(notes)} speaker-notes cells"
