@@ -34,6 +34,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from bpe_workshop.pairs import best_pair, get_stats, merge
+from bpe_workshop.validation import require_int, require_str
 
 TIE_RULES = ("smallest", "first_seen")
 DEFAULT_SYMBOLS = "ZYXWVUTSRQPONMLKJIHGFEDCBA"
@@ -81,7 +82,7 @@ def count_pairs(text: str, overlapping: bool = True) -> dict[tuple[str, str], in
     >>> count_pairs("aaab", overlapping=False)
     {('a', 'a'): 1, ('a', 'b'): 1}
     """
-    _check_text(text)
+    require_str(text, "text")
     if overlapping:
         return get_stats(text)
     counts = {}  # (left symbol, right symbol) -> occurrences that do not overlap
@@ -126,14 +127,12 @@ def replace_pairs_by_hand(
     ...
     ValueError: tie_rule must be one of 'smallest', 'first_seen'; got 'first'
     """
-    _check_text(text)
+    require_str(text, "text")
     if tie_rule not in TIE_RULES:
         choices = ", ".join(repr(rule) for rule in TIE_RULES)
         raise ValueError(f"tie_rule must be one of {choices}; got {tie_rule!r}")
-    if max_steps is not None and (
-        isinstance(max_steps, bool) or not isinstance(max_steps, int) or max_steps < 0
-    ):
-        raise ValueError(f"max_steps must be None or an int >= 0; got {max_steps!r}")
+    if max_steps is not None:
+        require_int(max_steps, "max_steps", minimum=0, example=3)
     fresh = _fresh_symbols(text, DEFAULT_SYMBOLS if symbols is None else symbols)
 
     ids = [ord(ch) for ch in text]  # one int per symbol; fresh symbols are FRESH_BASE + k
@@ -184,7 +183,7 @@ def decompress_by_hand(text: str, table: dict[str, str]) -> str:
     >>> decompress_by_hand("XdXac", {"Z": "aa", "Y": "ab", "X": "ZY"})
     'aaabdaaabac'
     """
-    _check_text(text)
+    require_str(text, "text")
     if not isinstance(table, dict):
         raise TypeError(
             f"table must be a dict of fresh symbol -> pair, e.g. steps[-1].table; "
@@ -193,11 +192,6 @@ def decompress_by_hand(text: str, table: dict[str, str]) -> str:
     for symbol, pair in reversed(table.items()):
         text = text.replace(symbol, pair)
     return text
-
-
-def _check_text(text: object) -> None:
-    if not isinstance(text, str):
-        raise TypeError(f"text must be a str; got {type(text).__name__} (decode bytes first)")
 
 
 def _fresh_symbols(text: str, symbols: Iterable[str]) -> list[str]:

@@ -9,6 +9,7 @@ tokenizer (notebook 08). Left out: any alignment below the sentence (which word 
 from __future__ import annotations
 
 from bpe_workshop.corpora import load_multilingual
+from bpe_workshop.validation import require_str
 
 PARALLEL_HEADER = "Parallel sentences:"  # the line that opens the block in multilingual.txt
 
@@ -30,8 +31,7 @@ def parse_parallel(text: str) -> dict[str, str]:
     ...
     ValueError: no line starting 'Parallel sentences:' in the text; pass the whole of ...
     """
-    if not isinstance(text, str):
-        raise TypeError(f"text must be a str, got {type(text).__name__}")
+    require_str(text, "text")
     lines = text.splitlines()
     starts = [i for i, line in enumerate(lines) if line.startswith(PARALLEL_HEADER)]
     if not starts:
