@@ -24,7 +24,7 @@ test: $(STAMP) lint
 
 ## The quick loop while editing: every test except notebooks and the real browser.
 quick: $(STAMP)
-	$(BIN)/python -m pytest -m "not notebook and not browser" $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n 2 -m "not notebook and not browser" $(PYTEST_ARGS)
 
 ## The linter, configured in pyproject.toml.
 lint: $(STAMP)
