@@ -23,7 +23,7 @@ from bpe_workshop.patterns import (
 )
 from bpe_workshop.render.style import view
 from bpe_workshop.render.tables import message_html
-from bpe_workshop.render.tokens import DEFAULT_MAX_TOKENS, tokens_html
+from bpe_workshop.render.tokens import DEFAULT_MAX_TOKENS, chunks_html
 from bpe_workshop.token_text import visible_text
 from bpe_workshop.validation import require_int, require_str
 from bpe_workshop.widgets._common import WidgetView, full_width, shows_errors, text_area
@@ -110,8 +110,7 @@ class _SplitExplorer(WidgetView):
         if n_empty:
             notes.append(message_html(f"The pattern also matched the empty string {n_empty:,} "
                                       "times; empty matches are left out.", include_css=False))
-        body = tokens_html([c.encode("utf-8", errors="surrogatepass") for c in chunks],
-                           max_tokens=self.max_tokens, include_css=False, unit="chunk")
+        body = chunks_html(chunks, max_tokens=self.max_tokens, include_css=False)
         self.output.value = view(shown + "".join(notes) + body)
 
 
