@@ -11,7 +11,7 @@ import html
 
 import ipywidgets as widgets
 
-from bpe_workshop.by_hand import count_pairs, replace_pairs_by_hand
+from bpe_workshop.by_hand import TIE_RULES, count_pairs, replace_pairs_by_hand
 from bpe_workshop.render.style import view
 from bpe_workshop.render.tables import (
     message_html,
@@ -37,8 +37,9 @@ class _WikipediaStepper(WidgetView):
 
     def __init__(self, text: str = "aaabdaaabac", tie_rule: str = "smallest"):
         require_str(text, "text")
-        if tie_rule not in dict(TIE_RULE_OPTIONS).values():
-            raise ValueError(f"tie_rule must be 'smallest' or 'first_seen', got {tie_rule!r}")
+        if tie_rule not in TIE_RULES:
+            choices = ", ".join(repr(rule) for rule in TIE_RULES)
+            raise ValueError(f"tie_rule must be one of {choices}; got {tie_rule!r}")
         self.steps = []  # HandStep per replacement, from by_hand
         self.text = widgets.Text(value=text, description="string",
                                  layout=widgets.Layout(width="auto", max_width="40em"))
