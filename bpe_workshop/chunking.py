@@ -54,7 +54,7 @@ def training_chunks(text: str, pattern: str | None,
     pieces = special_regex(special_tokens).split(text) if special_tokens else [text]
     as_bytes = {}  # chunk text -> its UTF-8 bytes, one object per distinct chunk
     chunks = []
-    dropped = []  # text the pattern leaves out
+    dropped = {}  # each piece of text the pattern leaves out, once, in text order
     for piece in pieces:
         covered = 0  # characters of the piece inside a chunk
         # matches one at a time, so only the distinct chunk texts are kept
@@ -65,5 +65,5 @@ def training_chunks(text: str, pattern: str | None,
                 text_bytes = as_bytes[chunk] = chunk.encode("utf-8")
             chunks.append(text_bytes)
         if covered < len(piece):
-            dropped += [gap for gap in left_out(piece, [], pattern) if gap not in dropped]
-    return chunks, dropped
+            dropped.update(dict.fromkeys(left_out(piece, [], pattern)))
+    return chunks, list(dropped)

@@ -190,10 +190,9 @@ def _timeout_message(pattern: str, text: str, end: int, budget: float) -> str:
     return (
         f"the split pattern {show_pattern(pattern)} is stuck: it ran for more than {budget:.0f} s "
         f"on the text from position {end} ({near!r}{'...' if len(text) > end + 40 else ''}). "
-        f"It backtracks "
-        f"catastrophically: a repeated group whose alternatives can match the same characters, "
-        f"such as (\\w|[a-z])+, tries every way to cut a long word. Make the alternatives "
-        f"exclusive or the repetition possessive (e.g. \\w++), or use pattern='gpt4'"
+        f"It backtracks catastrophically: a repeated group whose alternatives can match the "
+        f"same characters, such as (\\w|[a-z])+, tries every way to cut a long word. Make the "
+        f"alternatives exclusive or the repetition possessive (e.g. \\w++), or use pattern='gpt4'"
     )
 
 
@@ -234,7 +233,6 @@ def left_out_message(pattern: str, pieces: list[str]) -> str:
     more = f" and {len(pieces) - 5} more" if len(pieces) > 5 else ""
     return (
         f"the split pattern {show_pattern(pattern)} leaves out {shown}{more}: that text is in no "
-        f"chunk, so "
-        f"it gets no ids and decode(encode(text)) loses it; add an alternative that matches it "
-        f"(e.g. |\\s+|[^\\w\\s]+) or use pattern='gpt4'"
+        f"chunk, so it gets no ids and decode(encode(text)) loses it; add an alternative that "
+        f"matches it (e.g. |\\s+|[^\\w\\s]+) or use pattern='gpt4'"
     )
