@@ -154,7 +154,6 @@ class _TrainingProgress(WidgetView):
         return False
 
 
-
 def training_progress(total: int | None = None, **options) -> _TrainingProgress:
     """A progress callback for ``ByteLevelBPE.train(..., progress=...)``.
 
