@@ -129,11 +129,17 @@ def shown(value: object) -> str:
     except KeyboardInterrupt:
         raise
     except BaseException as err:  # noqa: BLE001 - the learner's object, any failure
-        return f"<{_a(type(value).__name__)} whose repr raised {error_name(err)}>"
+        return f"<{a_type(value)} whose repr raised {error_name(err)}>"
     return text if len(text) <= MAX_SHOWN else text[: MAX_SHOWN - 5] + " ...)"
 
 
-def _a(noun: str) -> str:
+def a_type(value: object) -> str:
+    """The type of a learner's answer with its article, for a hint.
+
+    >>> a_type([]), a_type(3)
+    ('a list', 'an int')
+    """
+    noun = type(value).__name__
     return ("an " if noun[:1].lower() in "aeiou" else "a ") + noun
 
 
@@ -334,5 +340,5 @@ def values_kind(counts: object) -> str:
         for n in counts.values():
             if type(n) is not int:
                 return (f"the counts must be ints, but one of them is "
-                        f"{_a(type(n).__name__)} ({shown(n)}).")
+                        f"{a_type(n)} ({shown(n)}).")
     return ""

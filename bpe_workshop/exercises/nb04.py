@@ -9,7 +9,15 @@ and never raises. Left out: timing (a learner's slow answer is still a right ans
 from __future__ import annotations
 
 from bpe_workshop.byte_level import ByteLevelBPE
-from bpe_workshop.exercises.core import CheckResult, Raised, check, count_total, shown, values_kind
+from bpe_workshop.exercises.core import (
+    CheckResult,
+    Raised,
+    a_type,
+    check,
+    count_total,
+    shown,
+    values_kind,
+)
 from bpe_workshop.pairs import get_stats, merge
 from bpe_workshop.patterns import GPT2_PATTERN, split_text
 
@@ -175,7 +183,7 @@ def check_build_vocab(func) -> CheckResult:
         if isinstance(got, Raised):
             return how
         if not isinstance(got, dict):
-            return f"return a dict, but your function returned {_a_type(got)}. {how}"
+            return f"return a dict, but your function returned {a_type(got)}. {how}"
         for i in expected:
             if got.get(i) != expected[i]:
                 return (f"first difference at id {i}: expected {shown(expected[i])}, got "
@@ -206,13 +214,3 @@ def check_encode_chunks(func) -> CheckResult:
         return "split_text(text, pattern), encode each chunk with your encode, concatenate the ids."
 
     return check(func, reference_encode_chunks, inputs, hint=hint)
-
-
-def _a_type(value: object) -> str:
-    """'a list', 'an int': the type of a learner's answer, for a hint.
-
-    >>> _a_type([]), _a_type(3)
-    ('a list', 'an int')
-    """
-    noun = type(value).__name__
-    return ("an " if noun[:1] in "aeiou" else "a ") + noun
