@@ -58,7 +58,7 @@ def train_sentencepiece(text: str, vocab_size: int, **options) -> spm.SentencePi
     # subtle: minloglevel=2 keeps the trainer's long log off the notebook's output
     try:
         spm.SentencePieceTrainer.train(
-            sentence_iterator=iter(line for line in text.splitlines() if line.strip()),
+            sentence_iterator=(line for line in text.splitlines() if line.strip()),
             model_writer=model, vocab_size=vocab_size, minloglevel=2,
             max_sentence_length=1 << 16, **settings)
     except RuntimeError as err:

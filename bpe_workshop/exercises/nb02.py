@@ -58,8 +58,7 @@ def check_number_chunks(number_chunks) -> CheckResult:
     """Exercise: ``my_number_chunks(text) -> list[str]``, numbers cut into groups of 1-3 digits."""
     return check(number_chunks, reference_number_chunks, [(text,) for text in NUMBER_TEXTS],
                  hint="GPT-4's pattern uses \\p{N}{1,3}: at most three digits, taken from the "
-                      "left. "
-                      "\\p{N} also matches digits of other scripts.")
+                      "left. \\p{N} also matches digits of other scripts.")
 
 
 def check_chunk_ids(chunk_ids) -> CheckResult:

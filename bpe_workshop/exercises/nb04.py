@@ -162,8 +162,7 @@ def check_encode(func) -> CheckResult:
                     "best one.")
         return ("start from list(text.encode('utf-8')); repeatedly merge the PRESENT pair with the "
                 "smallest rank (merges[pair], the earliest learned), not the leftmost one; stop "
-                "when "
-                "no present pair is in merges.")
+                "when no present pair is in merges.")
 
     return check(func, reference_encode, inputs, hint=hint)
 
