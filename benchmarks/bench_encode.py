@@ -30,7 +30,7 @@ MAX_BYTES = 2_000_000
 
 
 def load() -> str:
-    from bpe_workshop.corpora import load_stdlib_code
+    from bpe_workshop.files.corpora import load_stdlib_code
 
     return load_stdlib_code(MAX_BYTES)
 
@@ -40,7 +40,7 @@ def digest(ids: list[int]) -> str:
 
 
 def run_ours() -> dict:
-    from bpe_workshop.byte_level import ByteLevelBPE
+    from bpe_workshop.tokenizers.byte_level import ByteLevelBPE
 
     text = load()
     tok = ByteLevelBPE.from_tiktoken("gpt2")
@@ -49,7 +49,7 @@ def run_ours() -> dict:
 
 
 def run_tiktoken() -> dict:
-    from bpe_workshop.offline import get_encoding
+    from bpe_workshop.files.offline import get_encoding
 
     text = load()
     enc = get_encoding("gpt2")
@@ -67,11 +67,11 @@ def main() -> None:
     print(f"## Encoding ~{MAX_BYTES / 1e6:.0f} MB of standard-library code with GPT-2: "
           f"ByteLevelBPE vs tiktoken\n\n{machine_line()}")
     try:
-        from bpe_workshop.byte_level import ByteLevelBPE
+        from bpe_workshop.tokenizers.byte_level import ByteLevelBPE
 
         ByteLevelBPE.from_tiktoken  # noqa: B018
     except (ImportError, AttributeError):
-        print("\nbpe_workshop.byte_level.ByteLevelBPE.from_tiktoken is not available: skipped.")
+        print("\nByteLevelBPE.from_tiktoken is not available: skipped.")
         return
 
     results = measure(__file__, {case: args.runs for case in CASES})

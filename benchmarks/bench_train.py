@@ -39,19 +39,19 @@ CORPORA = {
 
 
 def load(corpus: str) -> str:
-    from bpe_workshop.corpora import load_english, load_stdlib_code
+    from bpe_workshop.files.corpora import load_english, load_stdlib_code
 
     return load_stdlib_code(200_000) if corpus == "code200k" else load_english()
 
 
 def pattern_of(split: str) -> str | None:
-    from bpe_workshop.patterns import GPT4_PATTERN
+    from bpe_workshop.algorithm.patterns import GPT4_PATTERN
 
     return GPT4_PATTERN if split == "gpt4" else None
 
 
 def run_ours(corpus: str, split: str, algorithm: str) -> dict:
-    from bpe_workshop.byte_level import ByteLevelBPE
+    from bpe_workshop.tokenizers.byte_level import ByteLevelBPE
 
     text, pattern = load(corpus), pattern_of(split)
     tok, facts = timed(lambda: ByteLevelBPE.train(text, VOCAB_SIZE, pattern=pattern,
@@ -63,7 +63,7 @@ def run_ours(corpus: str, split: str, algorithm: str) -> dict:
 def run_educational(corpus: str, split: str) -> dict:
     from tiktoken._educational import bpe_train
 
-    from bpe_workshop.patterns import GPT4_PATTERN
+    from bpe_workshop.algorithm.patterns import GPT4_PATTERN
 
     text = load(corpus)
     # bpe_train prints its progress even with visualise=None: keep it out of our output

@@ -36,7 +36,7 @@ MAX_BYTES = int(os.environ.get("BENCH_MAX_BYTES", 8_000_000))
 
 
 def load() -> str:
-    from bpe_workshop.corpora import load_stdlib_code
+    from bpe_workshop.files.corpora import load_stdlib_code
 
     return load_stdlib_code(MAX_BYTES)
 
@@ -61,8 +61,8 @@ def run_tokenizers() -> dict:
 
 
 def run_public_api() -> dict:
-    from bpe_workshop.byte_level import ByteLevelBPE
-    from bpe_workshop.patterns import GPT2_PATTERN
+    from bpe_workshop.algorithm.patterns import GPT2_PATTERN
+    from bpe_workshop.tokenizers.byte_level import ByteLevelBPE
 
     text = load()
     tok, facts = timed(lambda: ByteLevelBPE.train(text, VOCAB_SIZE, pattern=GPT2_PATTERN))

@@ -27,7 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _harness import machine_line, print_table, verdict  # noqa: E402
 
-from bpe_workshop.corpora import load_english  # noqa: E402
+from bpe_workshop.files.corpora import load_english  # noqa: E402
 from bpe_workshop.widgets import merge_stepper, word_stepper  # noqa: E402
 
 GOAL_MS = 100.0

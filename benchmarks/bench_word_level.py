@@ -40,7 +40,7 @@ MAX_PEAK_MB = 400.0
 
 
 def unspaced_word() -> str:
-    from bpe_workshop.corpora import load_english
+    from bpe_workshop.files.corpora import load_english
 
     ascii_only = load_english().encode("ascii", errors="ignore").decode("ascii")  # drops one é
     word = "".join(ascii_only.split())[:LENGTH]
@@ -49,7 +49,7 @@ def unspaced_word() -> str:
 
 
 def word_level(algorithm: str) -> dict:
-    from bpe_workshop.word_level import WordLevelBPE
+    from bpe_workshop.tokenizers.word_level import WordLevelBPE
 
     word = unspaced_word()
     wl, facts = timed(lambda: WordLevelBPE.train(word, NUM_MERGES, algorithm=algorithm))
@@ -57,7 +57,7 @@ def word_level(algorithm: str) -> dict:
 
 
 def byte_level() -> dict:
-    from bpe_workshop.byte_level import ByteLevelBPE
+    from bpe_workshop.tokenizers.byte_level import ByteLevelBPE
 
     word = unspaced_word()
     tok, facts = timed(lambda: ByteLevelBPE.train(word, 256 + NUM_MERGES, pattern=None))

@@ -15,10 +15,10 @@ from __future__ import annotations
 import sys
 import time
 
-from bpe_workshop.byte_level import ByteLevelBPE
-from bpe_workshop.corpora import load_stdlib_code
-from bpe_workshop.offline import get_encoding
-from bpe_workshop.patterns import compile_pattern
+from bpe_workshop.algorithm.patterns import compile_pattern
+from bpe_workshop.files.corpora import load_stdlib_code
+from bpe_workshop.files.offline import get_encoding
+from bpe_workshop.tokenizers.byte_level import ByteLevelBPE
 
 
 def count_mismatches(ours: list[int], theirs: list[int]) -> int:

@@ -29,12 +29,12 @@ Where each idea lives, in reading order:
 - ``exercises``: the checkers behind each notebook's exercises.
 """
 
-from bpe_workshop.byte_level import ByteLevelBPE
-from bpe_workshop.offline import get_encoding
-from bpe_workshop.pairs import get_stats, merge
-from bpe_workshop.patterns import GPT2_PATTERN, GPT4_PATTERN, WHITESPACE_PATTERN
-from bpe_workshop.records import MergeRecord
-from bpe_workshop.word_level import WordLevelBPE
+from bpe_workshop.algorithm.pairs import get_stats, merge
+from bpe_workshop.algorithm.patterns import GPT2_PATTERN, GPT4_PATTERN, WHITESPACE_PATTERN
+from bpe_workshop.algorithm.records import MergeRecord
+from bpe_workshop.files.offline import get_encoding
+from bpe_workshop.tokenizers.byte_level import ByteLevelBPE
+from bpe_workshop.tokenizers.word_level import WordLevelBPE
 
 __all__ = [
     "ByteLevelBPE",

@@ -245,7 +245,7 @@ def check_labextension(package: str, purpose: str, provider: str) -> Callable[[]
 
 
 def check_encodings() -> str:
-    from bpe_workshop.offline import get_encoding
+    from bpe_workshop.files.offline import get_encoding
 
     shown = []
     for name, ids in KNOWN_IDS.items():
@@ -273,7 +273,7 @@ def check_matplotlib() -> str:
 
 
 def check_data() -> str:
-    from bpe_workshop import corpora
+    from bpe_workshop.files import corpora
 
     sizes = []
     for name in DATA_FILES:
@@ -296,7 +296,7 @@ def check_data() -> str:
 
 def check_training() -> str:
     from bpe_workshop import GPT4_PATTERN, ByteLevelBPE
-    from bpe_workshop.corpora import load_english
+    from bpe_workshop.files.corpora import load_english
 
     text = load_english()[:3000]
     tok = ByteLevelBPE.train(text, vocab_size=256 + 20, pattern=GPT4_PATTERN)

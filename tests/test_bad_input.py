@@ -8,8 +8,8 @@ import warnings
 
 import pytest
 
-from bpe_workshop.byte_level import ByteLevelBPE
-from bpe_workshop.model_file import HEADER
+from bpe_workshop.files.model_file import HEADER
+from bpe_workshop.tokenizers.byte_level import ByteLevelBPE
 
 load = ByteLevelBPE.load  # model_file returns plain data; the class builds itself from it
 

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from bpe_workshop.byte_level import MAX_ID, ByteLevelBPE
+from bpe_workshop.tokenizers.byte_level import MAX_ID, ByteLevelBPE
 
 HUGE = 10**12
 

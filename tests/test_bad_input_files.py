@@ -8,8 +8,8 @@ JSON nested too deeply, and a special token given twice (which used to drop one 
 
 import pytest
 
-from bpe_workshop.byte_level import ByteLevelBPE
-from bpe_workshop.word_level import WordLevelBPE
+from bpe_workshop.tokenizers.byte_level import ByteLevelBPE
+from bpe_workshop.tokenizers.word_level import WordLevelBPE
 
 BYTE = ('bpe-workshop byte-level v1\npattern none\nbyte-ids identity\nspecial-tokens 1\n'
         '259 "<|endoftext|>"\nmerges 3\n97 97\n97 98\n256 257\n')

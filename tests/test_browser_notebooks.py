@@ -77,7 +77,7 @@ def coloured_tokens(output):
 
 def test_browser_token_playground(lab, page, tmp_path):
     """00: the playground renders; typing new text re-tokenizes it in every column."""
-    from bpe_workshop.offline import get_encoding
+    from bpe_workshop.files.offline import get_encoding
 
     run_in_lab(page, lab, PLAYGROUND_NOTEBOOK)
 

@@ -6,11 +6,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bpe_workshop import byte_level, encode_fast
-from bpe_workshop.byte_level import ByteLevelBPE
-from bpe_workshop.corpora import load_english, load_multilingual
-from bpe_workshop.pairs import merge
-from bpe_workshop.patterns import GPT2_PATTERN, GPT4_PATTERN, split_text
+from bpe_workshop.algorithm import encode_fast
+from bpe_workshop.algorithm.pairs import merge
+from bpe_workshop.algorithm.patterns import GPT2_PATTERN, GPT4_PATTERN, split_text
+from bpe_workshop.files.corpora import load_english, load_multilingual
+from bpe_workshop.tokenizers import byte_level
+from bpe_workshop.tokenizers.byte_level import ByteLevelBPE
 
 # English prose, twelve scripts with emoji, and a little code with tabs and newlines
 MIXED_TEXT = (load_english()[:12_000] + load_multilingual()

@@ -1,4 +1,5 @@
-"""Tests for bpe_workshop.corpora: the shipped corpora and the standard-library code corpus."""
+"""Tests for bpe_workshop.files.corpora: the shipped corpora and the standard-library code
+corpus."""
 
 import sysconfig
 import unicodedata
@@ -7,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bpe_workshop.corpora import (
+from bpe_workshop.files.corpora import (
     EXCLUDED_STDLIB_DIRS,
     data_path,
     load_english,
@@ -201,8 +202,8 @@ def test_split_held_out_rejects_bad_input():
 
 
 def test_training_on_english_learns_the_classic_first_merges():
-    from bpe_workshop.byte_level import ByteLevelBPE
-    from bpe_workshop.patterns import GPT2_PATTERN
+    from bpe_workshop.algorithm.patterns import GPT2_PATTERN
+    from bpe_workshop.tokenizers.byte_level import ByteLevelBPE
 
     text = load_english()
     plain = ByteLevelBPE.train(text, vocab_size=256 + 30)

@@ -8,10 +8,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bpe_workshop import encode_fast, encode_naive
-from bpe_workshop.byte_level import ByteLevelBPE
-from bpe_workshop.corpora import load_english, load_multilingual
-from bpe_workshop.patterns import GPT2_PATTERN, GPT4_PATTERN, WHITESPACE_PATTERN
+from bpe_workshop.algorithm import encode_fast, encode_naive
+from bpe_workshop.algorithm.patterns import GPT2_PATTERN, GPT4_PATTERN, WHITESPACE_PATTERN
+from bpe_workshop.files.corpora import load_english, load_multilingual
+from bpe_workshop.tokenizers.byte_level import ByteLevelBPE
 
 LETTERS = b"abcd "
 

@@ -20,7 +20,7 @@ from notebook_files import definitions, notebook_path
 from bpe_workshop import merge
 from bpe_workshop.exercises import nb03
 from bpe_workshop.exercises.nb04 import reference_encode
-from bpe_workshop.offline import get_encoding
+from bpe_workshop.files.offline import get_encoding
 
 # (notebook, checker module, exercise): the learner writes my_<exercise>, check_<exercise> checks it
 EXERCISES = [

@@ -12,10 +12,10 @@ from __future__ import annotations
 import pytest
 from notebook_files import definitions, notebook_path
 
-from bpe_workshop.corpora import load_english, load_multilingual
 from bpe_workshop.exercises import nb08
-from bpe_workshop.parallel import LANGUAGES, load_parallel, parse_parallel
-from bpe_workshop.sentencepiece_bpe import train_sentencepiece
+from bpe_workshop.files.corpora import load_english, load_multilingual
+from bpe_workshop.files.parallel import LANGUAGES, load_parallel, parse_parallel
+from bpe_workshop.tokenizers.sentencepiece_bpe import train_sentencepiece
 
 EXERCISES = ["number_pieces", "costliest_language", "decode_pieces"]
 

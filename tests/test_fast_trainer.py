@@ -6,10 +6,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bpe_workshop import train_fast, train_naive
-from bpe_workshop.corpora import load_english
-from bpe_workshop.patterns import GPT2_PATTERN, GPT4_PATTERN, WHITESPACE_PATTERN, split_text
-from bpe_workshop.records import MergeRecord
+from bpe_workshop.algorithm import train_fast, train_naive
+from bpe_workshop.algorithm.patterns import (
+    GPT2_PATTERN,
+    GPT4_PATTERN,
+    WHITESPACE_PATTERN,
+    split_text,
+)
+from bpe_workshop.algorithm.records import MergeRecord
+from bpe_workshop.files.corpora import load_english
 
 PATTERNS = [None, GPT2_PATTERN, GPT4_PATTERN, WHITESPACE_PATTERN]
 

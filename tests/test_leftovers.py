@@ -20,7 +20,7 @@ def test_a_test_run_leaves_no_tiktoken_cache_behind(tmp_path):
     env["TMPDIR"] = str(temp)
     result = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:xdist",
-         "-o", "tmp_path_retention_policy=none", "bpe_workshop/offline.py",
+         "-o", "tmp_path_retention_policy=none", "bpe_workshop/files/offline.py",
          "tests/test_import_graph.py"],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=300,
     )

@@ -4,10 +4,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bpe_workshop.byte_level import ByteLevelBPE
-from bpe_workshop.corpora import load_english, load_multilingual
-from bpe_workshop.model_file import HEADER
-from bpe_workshop.patterns import GPT2_PATTERN, GPT4_PATTERN
+from bpe_workshop.algorithm.patterns import GPT2_PATTERN, GPT4_PATTERN
+from bpe_workshop.files.corpora import load_english, load_multilingual
+from bpe_workshop.files.model_file import HEADER
+from bpe_workshop.tokenizers.byte_level import ByteLevelBPE
 
 TEXT = load_english()[:8000] + load_multilingual()
 odd_pattern = "\n|\"quoted\"|\\p{L}+|[^\\p{L}\n]+"  # a newline and quotes inside the pattern
@@ -106,18 +106,19 @@ def test_model_file_imports_no_tokenizer_class():
     import ast
     from pathlib import Path
 
-    import bpe_workshop.model_file as model_file
+    import bpe_workshop.files.model_file as model_file
 
     tree = ast.parse(Path(model_file.__file__).read_text(encoding="utf-8"))
     imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
     imported |= {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import)
                  for alias in node.names}
-    assert not imported & {"bpe_workshop.byte_level", "bpe_workshop.word_level",
-                           "bpe_workshop.tiktoken_bridge"}
+    assert not imported & {"bpe_workshop.tokenizers.byte_level",
+                            "bpe_workshop.tokenizers.word_level",
+                           "bpe_workshop.tokenizers.tiktoken_bridge"}
 
 
 def test_load_byte_level_returns_the_constructor_arguments(tokenizers, tmp_path):
-    from bpe_workshop.model_file import load_byte_level
+    from bpe_workshop.files.model_file import load_byte_level
 
     tok = tokenizers[1]
     tok.save(tmp_path / "gpt4")
@@ -128,8 +129,8 @@ def test_load_byte_level_returns_the_constructor_arguments(tokenizers, tmp_path)
 
 
 def test_load_word_level_returns_the_constructor_arguments(tmp_path):
-    from bpe_workshop.model_file import load_word_level
-    from bpe_workshop.word_level import WordLevelBPE
+    from bpe_workshop.files.model_file import load_word_level
+    from bpe_workshop.tokenizers.word_level import WordLevelBPE
 
     wl = WordLevelBPE.train("low low lower newest newest widest", 6)
     data = load_word_level(wl.save(tmp_path / "words.wordbpe"))

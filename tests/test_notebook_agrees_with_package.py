@@ -3,7 +3,7 @@
 The cells tagged ``teaching`` in ``notebooks/04_byte_level_bpe.ipynb`` define ``get_stats``,
 ``merge``, ``train``, ``decode`` and ``encode``. ``notebook_files.definitions`` runs only their
 definitions (the cells' example lines need the rest of the notebook), and we compare with
-``bpe_workshop.pairs`` and ``ByteLevelBPE`` on generated inputs.
+``bpe_workshop.algorithm.pairs`` and ``ByteLevelBPE`` on generated inputs.
 """
 
 from __future__ import annotations
@@ -15,7 +15,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from notebook_files import definitions, notebook_path
 
-from bpe_workshop import ByteLevelBPE, pairs
+from bpe_workshop import ByteLevelBPE
+from bpe_workshop.algorithm import pairs
 
 TAUGHT = ("get_stats", "merge", "train", "decode", "encode")
 
@@ -88,7 +89,7 @@ def test_decode_agrees_on_any_ids(ids):
 
 @pytest.mark.parametrize("text", ["", "a", "Hello👋, my name is Ada; 你好👋"])
 def test_encode_on_a_tokenizer_trained_on_prose(text):
-    from bpe_workshop.corpora import load_english
+    from bpe_workshop.files.corpora import load_english
 
     tok = ByteLevelBPE.train(load_english()[:5000], 300)
     assert NB["encode"](text, tok.merges) == tok.encode(text)

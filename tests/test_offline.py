@@ -8,7 +8,7 @@ import textwrap
 
 import pytest
 
-from bpe_workshop import offline
+from bpe_workshop.files import offline
 
 # Run in a fresh interpreter whose sockets cannot connect, so "offline" is a fact, not a hope.
 NO_NETWORK = textwrap.dedent(

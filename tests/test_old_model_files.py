@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from bpe_workshop.byte_level import ByteLevelBPE
-from bpe_workshop.patterns import GPT4_PATTERN
-from bpe_workshop.word_level import WordLevelBPE
+from bpe_workshop.algorithm.patterns import GPT4_PATTERN
+from bpe_workshop.tokenizers.byte_level import ByteLevelBPE
+from bpe_workshop.tokenizers.word_level import WordLevelBPE
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 PAPER_TEXT = "low " * 5 + "lower " * 2 + "newest " * 6 + "widest " * 3  # Sennrich et al.'s corpus

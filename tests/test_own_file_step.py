@@ -11,7 +11,7 @@ import nbformat
 import pytest
 from notebook_files import definitions, notebook_path
 
-from bpe_workshop.corpora import read_text_file
+from bpe_workshop.files.corpora import read_text_file
 
 
 def own_file_cell() -> str:

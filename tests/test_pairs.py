@@ -4,17 +4,17 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bpe_workshop.offline import get_encoding
-from bpe_workshop.pairs import best_pair, get_stats, merge
-from bpe_workshop.patterns import (
+from bpe_workshop.algorithm.pairs import best_pair, get_stats, merge
+from bpe_workshop.algorithm.patterns import (
     GPT2_PATTERN,
     GPT4_PATTERN,
     WHITESPACE_PATTERN,
     compile_pattern,
     split_text,
 )
-from bpe_workshop.records import MergeRecord
-from bpe_workshop.train_naive import learn_merges
+from bpe_workshop.algorithm.records import MergeRecord
+from bpe_workshop.algorithm.train_naive import learn_merges
+from bpe_workshop.files.offline import get_encoding
 
 
 def test_get_stats_syllabus_example():

@@ -4,14 +4,14 @@ import warnings
 
 import pytest
 
-from bpe_workshop.byte_level import ByteLevelBPE
-from bpe_workshop.patterns import (
+from bpe_workshop.algorithm.patterns import (
     DroppedTextWarning,
     PatternTimeoutError,
     iter_chunks,
     split_text,
     time_budget,
 )
+from bpe_workshop.tokenizers.byte_level import ByteLevelBPE
 
 # Each letter can be \w or [a-z], and the "$" fails at "!": 2**30 ways to try.
 CATASTROPHIC = r"(\w|[a-z])+$"

@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bpe_workshop.offline import get_encoding
-from bpe_workshop.records import MergeRecord
+from bpe_workshop.algorithm.records import MergeRecord
+from bpe_workshop.files.offline import get_encoding
 from bpe_workshop.render import (
     bytes_label,
     chunks_html,

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from bpe_workshop.byte_level import ByteLevelBPE
-from bpe_workshop.word_level import WordLevelBPE
+from bpe_workshop.tokenizers.byte_level import ByteLevelBPE
+from bpe_workshop.tokenizers.word_level import WordLevelBPE
 
 ROOT = Path(__file__).resolve().parent.parent
 PAPER_TEXT = "low " * 5 + "lower " * 2 + "newest " * 6 + "widest " * 3
@@ -25,9 +25,9 @@ pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="resource limits
 CHILD = """
 import resource, signal, sys
 from pathlib import Path
-from bpe_workshop.byte_level import ByteLevelBPE
-from bpe_workshop.corpora import load_english
-from bpe_workshop.word_level import WordLevelBPE
+from bpe_workshop.tokenizers.byte_level import ByteLevelBPE
+from bpe_workshop.files.corpora import load_english
+from bpe_workshop.tokenizers.word_level import WordLevelBPE
 
 kind, target, limit = sys.argv[1], Path(sys.argv[2]), int(sys.argv[3])
 text = load_english()[:20000]

@@ -6,10 +6,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bpe_workshop.byte_level import ByteLevelBPE
-from bpe_workshop.corpora import load_multilingual, load_stdlib_code
-from bpe_workshop.offline import get_encoding
-from bpe_workshop.tiktoken_bridge import bpe_parts, recover_merges
+from bpe_workshop.files.corpora import load_multilingual, load_stdlib_code
+from bpe_workshop.files.offline import get_encoding
+from bpe_workshop.tokenizers.byte_level import ByteLevelBPE
+from bpe_workshop.tokenizers.tiktoken_bridge import bpe_parts, recover_merges
 
 NAMES = ["gpt2", "cl100k_base"]
 

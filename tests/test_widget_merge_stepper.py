@@ -3,9 +3,9 @@ import re
 
 import pytest
 
-from bpe_workshop.byte_level import ByteLevelBPE
-from bpe_workshop.corpora import load_english
-from bpe_workshop.patterns import GPT4_PATTERN
+from bpe_workshop.algorithm.patterns import GPT4_PATTERN
+from bpe_workshop.files.corpora import load_english
+from bpe_workshop.tokenizers.byte_level import ByteLevelBPE
 from bpe_workshop.widgets import merge_stepper
 from bpe_workshop.widgets.merge_stepper import CACHE_CHARS, WINDOW_BYTES
 
@@ -106,7 +106,7 @@ def test_widget_merge_stepper_edge_cases_are_messages(text, vocab_size, message)
 
 
 def test_widget_merge_stepper_counts_repeated_chunks_once_but_weighted(stepper):
-    from bpe_workshop.pairs import get_stats
+    from bpe_workshop.algorithm.pairs import get_stats
 
     for step in (0, 10, 44):
         counts = {}

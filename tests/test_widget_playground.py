@@ -1,7 +1,7 @@
 """Token playground: drive the text box and checkboxes, read the HTML."""
 import pytest
 
-from bpe_workshop.byte_level import ByteLevelBPE
+from bpe_workshop.tokenizers.byte_level import ByteLevelBPE
 from bpe_workshop.widgets import token_playground
 
 

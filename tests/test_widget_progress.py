@@ -4,8 +4,8 @@ import warnings
 
 import pytest
 
-from bpe_workshop.byte_level import ByteLevelBPE
-from bpe_workshop.corpora import load_english
+from bpe_workshop.files.corpora import load_english
+from bpe_workshop.tokenizers.byte_level import ByteLevelBPE
 from bpe_workshop.widgets import training_progress
 
 

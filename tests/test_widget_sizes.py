@@ -9,8 +9,7 @@ import re
 
 import pytest
 
-from bpe_workshop.byte_level import ByteLevelBPE
-from bpe_workshop.records import MergeRecord
+from bpe_workshop.algorithm.records import MergeRecord
 from bpe_workshop.render import (
     CSS,
     chunks_html,
@@ -24,6 +23,7 @@ from bpe_workshop.render import (
     utf8_table_html,
     word_table_html,
 )
+from bpe_workshop.tokenizers.byte_level import ByteLevelBPE
 from bpe_workshop.widgets import (
     merge_stepper,
     split_explorer,

@@ -1,5 +1,5 @@
 """Split explorer: pattern dropdown, custom regex, clear messages."""
-from bpe_workshop.patterns import GPT4_PATTERN
+from bpe_workshop.algorithm.patterns import GPT4_PATTERN
 from bpe_workshop.widgets import split_explorer
 from bpe_workshop.widgets.split_explorer import CUSTOM
 

@@ -1,6 +1,6 @@
 """Word-level stepper: the word table evolving merge by merge."""
+from bpe_workshop.tokenizers.word_level import WordLevelBPE
 from bpe_workshop.widgets import word_stepper
-from bpe_workshop.word_level import WordLevelBPE
 
 PAPER = "low " * 5 + "lower " * 2 + "newest " * 6 + "widest " * 3
 

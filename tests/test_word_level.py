@@ -4,8 +4,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bpe_workshop.pairs import best_pair, merge
-from bpe_workshop.word_level import (
+from bpe_workshop.algorithm.pairs import best_pair, merge
+from bpe_workshop.tokenizers.word_level import (
     END_OF_WORD,
     UNK,
     WordLevelBPE,

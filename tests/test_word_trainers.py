@@ -5,9 +5,9 @@ from collections import Counter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bpe_workshop import word_train_fast, word_train_naive
-from bpe_workshop.corpora import load_english
-from bpe_workshop.word_records import initial_split, split_at
+from bpe_workshop.algorithm import word_train_fast, word_train_naive
+from bpe_workshop.algorithm.word_records import initial_split, split_at
+from bpe_workshop.files.corpora import load_english
 
 
 def both(word_counts, num_merges):

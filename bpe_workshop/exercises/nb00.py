@@ -2,13 +2,13 @@
 
 Learners import them by name: ``from bpe_workshop.exercises.nb00 import check_count_tokens``.
 
-References use tiktoken through ``bpe_workshop.offline.get_encoding``, so they work offline.
+References use tiktoken through ``bpe_workshop.files.offline.get_encoding``, so they work offline.
 """
 
 from __future__ import annotations
 
 from bpe_workshop.exercises.core import CheckResult, check
-from bpe_workshop.offline import get_encoding
+from bpe_workshop.files.offline import get_encoding
 
 ENCODINGS = ("gpt2", "cl100k_base")
 TEXTS = (

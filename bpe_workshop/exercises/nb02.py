@@ -2,15 +2,15 @@
 
 Learners import them by name: ``from bpe_workshop.exercises.nb02 import check_gpt2_split``.
 
-References are ``bpe_workshop.patterns.split_text`` with the package's own patterns.
+References are ``bpe_workshop.algorithm.patterns.split_text`` with the package's own patterns.
 """
 
 from __future__ import annotations
 
 import regex
 
+from bpe_workshop.algorithm.patterns import GPT2_PATTERN, GPT4_PATTERN, split_text
 from bpe_workshop.exercises.core import CheckResult, check
-from bpe_workshop.patterns import GPT2_PATTERN, GPT4_PATTERN, split_text
 
 TEXTS = (
     "",

@@ -2,15 +2,16 @@
 
 Learners import them by name: ``from bpe_workshop.exercises.nb03 import check_pair_counts``.
 
-References are ``bpe_workshop.by_hand`` and ``bpe_workshop.pairs``: a string's characters are its
+References are ``bpe_workshop.algorithm.by_hand`` and ``bpe_workshop.algorithm.pairs``: a string's
+characters are its
 symbols, exactly as in ``replace_pairs_by_hand``.
 """
 
 from __future__ import annotations
 
-from bpe_workshop.by_hand import count_pairs, decompress_by_hand, replace_pairs_by_hand
+from bpe_workshop.algorithm.by_hand import count_pairs, decompress_by_hand, replace_pairs_by_hand
+from bpe_workshop.algorithm.pairs import merge
 from bpe_workshop.exercises.core import CheckResult, check, count_total, values_kind
-from bpe_workshop.pairs import merge
 
 TEXTS = ("", "a", "ab", "aaa", "aaaa", "abab", "aaabdaaabac", "aaabcdaadab", "banana bandana",
          "ZabdZabac")

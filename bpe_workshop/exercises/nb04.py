@@ -8,7 +8,8 @@ and never raises. Left out: timing (a learner's slow answer is still a right ans
 
 from __future__ import annotations
 
-from bpe_workshop.byte_level import ByteLevelBPE
+from bpe_workshop.algorithm.pairs import get_stats, merge
+from bpe_workshop.algorithm.patterns import GPT2_PATTERN, split_text
 from bpe_workshop.exercises.core import (
     CheckResult,
     Raised,
@@ -18,8 +19,7 @@ from bpe_workshop.exercises.core import (
     shown,
     values_kind,
 )
-from bpe_workshop.pairs import get_stats, merge
-from bpe_workshop.patterns import GPT2_PATTERN, split_text
+from bpe_workshop.tokenizers.byte_level import ByteLevelBPE
 
 # Merges learned from b"aaabdaaabac" (Wikipedia's example, our tie rule): aa, ab, aa+ab.
 WIKI_MERGES = {(97, 97): 256, (97, 98): 257, (256, 257): 258}  # (left id, right id) -> new id
@@ -64,7 +64,7 @@ def reference_encode_chunks(text: str, merges: dict[tuple[int, int], int],
 
 
 def check_get_stats(func) -> CheckResult:
-    """Check ``func(ids) -> {pair: count}`` against ``bpe_workshop.pairs.get_stats``.
+    """Check ``func(ids) -> {pair: count}`` against ``bpe_workshop.algorithm.pairs.get_stats``.
 
     >>> def stub(ids):
     ...     raise NotImplementedError
@@ -88,7 +88,7 @@ def check_get_stats(func) -> CheckResult:
 
 
 def check_merge(func) -> CheckResult:
-    """Check ``func(ids, pair, new_id) -> list`` against ``bpe_workshop.pairs.merge``.
+    """Check ``func(ids, pair, new_id) -> list`` against ``bpe_workshop.algorithm.pairs.merge``.
 
     >>> check_merge(merge).passed
     ✅ merge passed (12 cases)

@@ -1,7 +1,8 @@
 """Checkers for notebook 05 (word-level BPE with ``</w>``): ``check_<exercise>(your_function)``.
 
 Learners import them by name: ``from bpe_workshop.exercises.nb05 import check_word_table``.
-Expected values come from ``bpe_workshop.word_level``. Each checker prints one verdict and never
+Expected values come from ``bpe_workshop.tokenizers.word_level``. Each checker prints one verdict
+and never
 raises. The "spot the bug" exercise starts from a copy of the buggy function, so its checker
 calls an unchanged copy "not attempted" rather than wrong.
 Left out: checking how fast a learner's function is.
@@ -18,7 +19,7 @@ from bpe_workshop.exercises.core import (
     guarded,
     shown,
 )
-from bpe_workshop.word_level import (
+from bpe_workshop.tokenizers.word_level import (
     END_OF_WORD,
     WordLevelBPE,
     merge_vocab,

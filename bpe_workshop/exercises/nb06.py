@@ -13,8 +13,8 @@ import functools
 import json
 
 from bpe_workshop.exercises.core import CheckResult, check, shown
-from bpe_workshop.offline import get_encoding, read_shipped
-from bpe_workshop.tiktoken_bridge import bpe_parts
+from bpe_workshop.files.offline import get_encoding, read_shipped
+from bpe_workshop.tokenizers.tiktoken_bridge import bpe_parts
 
 
 @functools.lru_cache(maxsize=1)

@@ -2,7 +2,8 @@
 
 Learners import them by name: ``from bpe_workshop.exercises.nb08 import check_number_pieces``.
 Expected values come from the real tokenizers: cl100k's own cut of each number, GPT-2's and
-cl100k's token counts of the parallel sentences (``bpe_workshop.parallel``), and SentencePiece's
+cl100k's token counts of the parallel sentences (``bpe_workshop.files.parallel``), and
+SentencePiece's
 decoding rule (a test checks ``reference_decode_pieces`` against the ``sentencepiece`` package).
 Each checker prints one verdict and never raises. Left out: ``<unk>`` pieces and invalid byte
 sequences in the decoding exercise (SentencePiece shows those as ``⁇`` and one ``�`` per byte).
@@ -13,9 +14,9 @@ from __future__ import annotations
 import re
 
 from bpe_workshop.exercises.core import CheckResult, check
-from bpe_workshop.offline import get_encoding
-from bpe_workshop.parallel import load_parallel
-from bpe_workshop.sentencepiece_bpe import WORD_MARK
+from bpe_workshop.files.offline import get_encoding
+from bpe_workshop.files.parallel import load_parallel
+from bpe_workshop.tokenizers.sentencepiece_bpe import WORD_MARK
 
 BYTE_PIECE = re.compile(r"<0x([0-9A-F]{2})>")  # SentencePiece's byte fallback piece, e.g. <0xE4>
 

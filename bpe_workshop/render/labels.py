@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from bpe_workshop.pairs import pair_order
+from bpe_workshop.algorithm.pairs import pair_order
 from bpe_workshop.token_text import bytes_label, visible_text
 
 __all__ = ["sorted_pairs", "symbol_token", "symbol_label", "id_text"]

@@ -241,7 +241,7 @@ def merge_table_html(
     are looked up in the vocabulary the records themselves build (bytes, then each new token).
     ``last=True`` shows the last ``max_rows`` records instead of the first.
 
-    >>> from bpe_workshop.records import MergeRecord
+    >>> from bpe_workshop.algorithm.records import MergeRecord
     >>> recs = [MergeRecord(1, (97, 97), 256, 4, b"aa"), MergeRecord(2, (256, 98), 257, 2, b"aab")]
     >>> out = merge_table_html(recs)
     >>> "&gt; aab" in out or "aab" in out, "257" in out

@@ -2,7 +2,8 @@
 
 Lineage: the web tokenizer playgrounds (text in, coloured tokens and counts out), as a Jupyter
 widget that also takes the learner's own tokenizer. Encodings are tiktoken's, loaded offline
-through ``bpe_workshop.offline.get_encoding``; a ``ByteLevelBPE`` (or any tiktoken ``Encoding``)
+through ``bpe_workshop.files.offline.get_encoding``; a ``ByteLevelBPE`` (or any tiktoken
+``Encoding``)
 passed in ``extra`` appears beside them. Left out: WordLevelBPE (its tokens are strings, not
 bytes: see the word-level stepper) and editing the token ids back into text.
 """
@@ -13,7 +14,7 @@ from collections.abc import Mapping, Sequence
 
 import ipywidgets as widgets
 
-from bpe_workshop.offline import get_encoding
+from bpe_workshop.files.offline import get_encoding
 from bpe_workshop.render.style import view
 from bpe_workshop.render.tables import message_html
 from bpe_workshop.render.tokens import DEFAULT_MAX_TOKENS, tokens_html

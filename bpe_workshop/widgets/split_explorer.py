@@ -1,7 +1,8 @@
 """Split explorer: text + a split pattern (whitespace, GPT-2, GPT-4 or your own) -> chunks.
 
 Lineage: GPT-2's pre-tokenization (a regex cuts the text before BPE; merges never cross the
-cuts). The patterns come from ``bpe_workshop.patterns``; chunks are ``split_text``'s output,
+cuts). The patterns come from ``bpe_workshop.algorithm.patterns``; chunks are ``split_text``'s
+output,
 coloured like tokens. Also said on screen: text that no match covers (a custom pattern can drop
 it), empty matches, an invalid regex, and a regex that backtracks for so long that the split is
 stopped (``patterns.PatternTimeoutError``, within seconds). Left out: flags (write ``(?i)``).
@@ -12,7 +13,7 @@ import html
 
 import ipywidgets as widgets
 
-from bpe_workshop.patterns import (
+from bpe_workshop.algorithm.patterns import (
     GPT2_PATTERN,
     GPT4_PATTERN,
     WHITESPACE_PATTERN,

@@ -1,7 +1,8 @@
 """Wikipedia stepper: Gage's pair replacement on a short string, one replacement per step.
 
 Lineage: the ``aaabdaaabac`` example of Wikipedia's Byte pair encoding page (Gage, 1994). The
-steps come from ``bpe_workshop.by_hand.replace_pairs_by_hand``; this widget only shows them: the
+steps come from ``bpe_workshop.algorithm.by_hand.replace_pairs_by_hand``; this widget only shows
+them: the
 string at each step, the pair counts (the pair about to be replaced and its ties marked) and the
 replacement table. Left out: editing the table by hand, and long texts (see the merge stepper).
 """
@@ -11,7 +12,7 @@ import html
 
 import ipywidgets as widgets
 
-from bpe_workshop.by_hand import TIE_RULES, count_pairs, replace_pairs_by_hand
+from bpe_workshop.algorithm.by_hand import TIE_RULES, count_pairs, replace_pairs_by_hand
 from bpe_workshop.render.style import view
 from bpe_workshop.render.tables import (
     message_html,

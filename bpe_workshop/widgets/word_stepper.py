@@ -13,9 +13,9 @@ import ipywidgets as widgets
 
 from bpe_workshop.render.style import view
 from bpe_workshop.render.tables import message_html, token_chip, word_table_html
+from bpe_workshop.tokenizers.word_level import END_OF_WORD, WordLevelBPE
 from bpe_workshop.validation import describe, require_int
 from bpe_workshop.widgets._common import WidgetView, shows_errors
-from bpe_workshop.word_level import END_OF_WORD, WordLevelBPE
 
 MAX_ROWS = 25  # words listed, most frequent first
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import re
 
-from bpe_workshop.pairs import get_stats
-from bpe_workshop.word_records import count_words, initial_split
+from bpe_workshop.algorithm.pairs import get_stats
+from bpe_workshop.algorithm.word_records import count_words, initial_split
 
 Pair = tuple[str, str]
 

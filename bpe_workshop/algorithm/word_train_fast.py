@@ -34,9 +34,9 @@ import heapq
 from array import array
 from collections import defaultdict
 
-from bpe_workshop.pair_index import credit, discount, pop_best_pair
-from bpe_workshop.pairs import pair_order
-from bpe_workshop.word_records import WordMergeRecord, WordTraining, initial_split
+from bpe_workshop.algorithm.pair_index import credit, discount, pop_best_pair
+from bpe_workshop.algorithm.pairs import pair_order
+from bpe_workshop.algorithm.word_records import WordMergeRecord, WordTraining, initial_split
 
 
 def learn_word_merges(word_counts: dict[str, int], num_merges: int) -> WordTraining:

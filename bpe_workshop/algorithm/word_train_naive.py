@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from itertools import accumulate
 
-from bpe_workshop.pairs import best_pair, get_stats, merge
-from bpe_workshop.word_records import WordMergeRecord, WordTraining, initial_split
+from bpe_workshop.algorithm.pairs import best_pair, get_stats, merge
+from bpe_workshop.algorithm.word_records import WordMergeRecord, WordTraining, initial_split
 
 
 def learn_word_merges(word_counts: dict[str, int], num_merges: int) -> WordTraining:

@@ -19,16 +19,9 @@ import warnings
 from collections.abc import Callable, Collection, Iterable
 from pathlib import Path
 
-from bpe_workshop import (
-    encode_fast,
-    encode_naive,
-    model_file,
-    tiktoken_bridge,
-    train_fast,
-    train_naive,
-)
-from bpe_workshop.chunking import encodable, replace_lone_surrogates, training_chunks
-from bpe_workshop.patterns import (
+from bpe_workshop.algorithm import encode_fast, encode_naive, train_fast, train_naive
+from bpe_workshop.algorithm.chunking import encodable, replace_lone_surrogates, training_chunks
+from bpe_workshop.algorithm.patterns import (
     DroppedTextWarning,
     left_out,
     left_out_message,
@@ -36,8 +29,15 @@ from bpe_workshop.patterns import (
     resolve_pattern,
     split_text,
 )
-from bpe_workshop.records import MergeRecord
-from bpe_workshop.special_tokens import MAX_ID, allowed_in, check_special_tokens, special_regex
+from bpe_workshop.algorithm.records import MergeRecord
+from bpe_workshop.algorithm.special_tokens import (
+    MAX_ID,
+    allowed_in,
+    check_special_tokens,
+    special_regex,
+)
+from bpe_workshop.files import model_file
+from bpe_workshop.tokenizers import tiktoken_bridge
 from bpe_workshop.validation import describe, require_callable, require_int, require_str
 
 __all__ = ["MAX_ID", "ByteLevelBPE", "replace_lone_surrogates"]
@@ -168,7 +168,7 @@ class ByteLevelBPE:
     def from_tiktoken(cls, name: str) -> ByteLevelBPE:
         """The tokenizer of tiktoken's ``"gpt2"`` or ``"cl100k_base"``, giving its exact ids.
 
-        Works offline (see ``bpe_workshop.offline``); the merges are recovered from the ranks.
+        Works offline (see ``bpe_workshop.files.offline``); the merges are recovered from the ranks.
         """
         return cls(**tiktoken_bridge.load_tiktoken(name))
 

@@ -11,7 +11,7 @@ Three corpora, each chosen so that a lesson can be run on a laptop at a conferen
   Hebrew, which run right to left), plus emoji with skin tones, flags and zero-width-joiner
   sequences, and maths symbols. Written for this project; it shows why one "character" can be
   one to four bytes, and an emoji many code points. It ends with parallel sentences (the same
-  two sentences in each language; ``bpe_workshop.parallel``) for comparing token costs.
+  two sentences in each language; ``bpe_workshop.files.parallel``) for comparing token costs.
 - **Python code**: the standard library's own ``.py`` source, read at run time from the running
   interpreter's installation. Every machine that can run the notebooks has it, it is real code
   written by many hands, and it is never copied into this repository. The selection is fixed
@@ -40,7 +40,7 @@ EXCLUDED_STDLIB_DIRS = frozenset(
 # The line written before each file in load_stdlib_code, e.g. "# ---- file: json/decoder.py".
 STDLIB_HEADER = "# ---- file: {relative_path}\n"
 
-_DATA_DIR = Path(__file__).resolve().parent.parent / "data"
+_DATA_DIR = Path(__file__).resolve().parents[2] / "data"
 
 
 def data_path(name: str) -> Path:

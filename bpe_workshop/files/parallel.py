@@ -8,7 +8,7 @@ tokenizer (notebook 08). Left out: any alignment below the sentence (which word 
 
 from __future__ import annotations
 
-from bpe_workshop.corpora import load_multilingual
+from bpe_workshop.files.corpora import load_multilingual
 from bpe_workshop.validation import require_str
 
 PARALLEL_HEADER = "Parallel sentences:"  # the line that opens the block in multilingual.txt

@@ -41,10 +41,10 @@ import os
 import secrets
 from pathlib import Path
 
-from bpe_workshop.patterns import compile_pattern
-from bpe_workshop.text_file import TextLines
+from bpe_workshop.algorithm.patterns import compile_pattern
+from bpe_workshop.algorithm.word_records import END_OF_WORD
+from bpe_workshop.files.text_file import TextLines
 from bpe_workshop.token_text import bytes_label
-from bpe_workshop.word_records import END_OF_WORD
 
 BYTE_LEVEL_HEADER = "bpe-workshop byte-level v1"
 WORD_LEVEL_HEADER = "bpe-workshop word-level v1"

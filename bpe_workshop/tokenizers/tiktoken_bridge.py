@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import functools
 
-from bpe_workshop.offline import get_encoding
+from bpe_workshop.files.offline import get_encoding
 
 SUPPORTED = ("gpt2", "cl100k_base")
 

@@ -39,7 +39,7 @@ from pathlib import Path
 import tiktoken
 from tiktoken_ext import openai_public
 
-from bpe_workshop.patterns import GPT4_PATTERN, TIKTOKEN_GPT2_PATTERN
+from bpe_workshop.algorithm.patterns import GPT4_PATTERN, TIKTOKEN_GPT2_PATTERN
 from bpe_workshop.validation import require_str
 
 _GPT2_BASE = "https://openaipublic.blob.core.windows.net/gpt-2/encodings/main/"

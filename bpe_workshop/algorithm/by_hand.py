@@ -33,7 +33,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from bpe_workshop.pairs import best_pair, get_stats, merge
+from bpe_workshop.algorithm.pairs import best_pair, get_stats, merge
 from bpe_workshop.validation import require_int, require_str
 
 TIE_RULES = ("smallest", "first_seen")

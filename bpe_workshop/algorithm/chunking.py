@@ -9,8 +9,8 @@ Left out: Unicode normalization.
 
 from __future__ import annotations
 
-from bpe_workshop.patterns import iter_chunks, left_out
-from bpe_workshop.special_tokens import special_regex
+from bpe_workshop.algorithm.patterns import iter_chunks, left_out
+from bpe_workshop.algorithm.special_tokens import special_regex
 
 
 def replace_lone_surrogates(text: str) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from bpe_workshop.pairs import get_stats, merge
+from bpe_workshop.algorithm.pairs import get_stats, merge
 
 Pair = tuple[int, int]
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from bpe_workshop.pairs import best_pair, get_stats, merge
-from bpe_workshop.records import MergeRecord
+from bpe_workshop.algorithm.pairs import best_pair, get_stats, merge
+from bpe_workshop.algorithm.records import MergeRecord
 
 
 def learn_merges(

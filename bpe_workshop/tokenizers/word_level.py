@@ -37,11 +37,15 @@ from bisect import bisect_left
 from collections.abc import Iterable
 from pathlib import Path
 
-from bpe_workshop import model_file, word_train_fast, word_train_naive
-from bpe_workshop.pairs import merge
-from bpe_workshop.validation import describe, require_int, require_str
-from bpe_workshop.word_paper import merge_vocab, merge_vocab_buggy, vocab_pair_counts, word_vocab
-from bpe_workshop.word_records import (
+from bpe_workshop.algorithm import word_train_fast, word_train_naive
+from bpe_workshop.algorithm.pairs import merge
+from bpe_workshop.algorithm.word_paper import (
+    merge_vocab,
+    merge_vocab_buggy,
+    vocab_pair_counts,
+    word_vocab,
+)
+from bpe_workshop.algorithm.word_records import (
     END_OF_WORD,
     WordMergeRecord,
     count_words,
@@ -49,6 +53,8 @@ from bpe_workshop.word_records import (
     split_at,
     split_words,
 )
+from bpe_workshop.files import model_file
+from bpe_workshop.validation import describe, require_int, require_str
 
 UNK = "<unk>"
 TRAINERS = {"fast": word_train_fast.learn_word_merges, "naive": word_train_naive.learn_word_merges}

@@ -47,8 +47,8 @@ from collections import Counter, defaultdict
 from collections.abc import Callable
 from functools import partial
 
-from bpe_workshop.pair_index import credit, discount, pop_best_pair
-from bpe_workshop.records import MergeRecord
+from bpe_workshop.algorithm.pair_index import credit, discount, pop_best_pair
+from bpe_workshop.algorithm.records import MergeRecord
 
 
 def learn_merges(
