@@ -19,7 +19,7 @@ from bpe_workshop.algorithm.patterns import GPT4_PATTERN
 from bpe_workshop.tokenizers.byte_level import ByteLevelBPE
 from bpe_workshop.tokenizers.word_level import WordLevelBPE
 
-FIXTURES = Path(__file__).resolve().parent / "fixtures"
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 PAPER_TEXT = "low " * 5 + "lower " * 2 + "newest " * 6 + "widest " * 3  # Sennrich et al.'s corpus
 
 PAPER_BYTE_MERGES = {

@@ -17,7 +17,7 @@ import pytest
 from bpe_workshop.tokenizers.byte_level import ByteLevelBPE
 from bpe_workshop.tokenizers.word_level import WordLevelBPE
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PAPER_TEXT = "low " * 5 + "lower " * 2 + "newest " * 6 + "widest " * 3
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="resource limits are POSIX")

@@ -3,7 +3,7 @@
 Accepted: a UTF-8 byte order mark, Windows line ends, blank lines at the end. Rejected with the
 file and line named: malformed numbers (letters, other scripts' digits, absurd lengths),
 JSON nested too deeply, and a special token given twice (which used to drop one id silently).
-``python tests/test_bad_input_files.py`` prints the table of cases and messages.
+``python tests/files/test_bad_input_files.py`` prints the table of cases and messages.
 """
 
 import pytest

@@ -213,7 +213,7 @@ def test_word_table_bad_steps():
 def test_word_table_on_the_english_corpus():
     from pathlib import Path
 
-    text = (Path(__file__).resolve().parent.parent / "data" / "english.txt").read_text("utf-8")
+    text = (Path(__file__).resolve().parents[2] / "data" / "english.txt").read_text("utf-8")
     wl = WordLevelBPE.train(text, num_merges=300)
     assert len(wl.merges) == 300
     final = wl.word_table_at(300)
