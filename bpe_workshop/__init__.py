@@ -21,6 +21,7 @@ Where each idea lives, in reading order:
 - ``word_level``: ``WordLevelBPE``, the ``</w>`` variant of Sennrich et al. (2016); its
   trainers ``word_train_naive`` (the paper's loop) and ``word_train_fast`` (the same merges,
   incrementally), what they return in ``word_records``, the paper's own helpers in ``word_paper``.
+- ``wordpiece``: ``WordPiece``, BERT's tokenizer (greedy longest match) and its trainer.
 - ``corpora``: the texts the notebooks train on.
 - ``parallel`` and ``sentencepiece_bpe``: the same sentences in twelve languages, and
   SentencePiece's BPE trained in memory (notebook 08).
@@ -32,6 +33,7 @@ Where each idea lives, in reading order:
 from bpe_workshop.algorithm.pairs import get_stats, merge
 from bpe_workshop.algorithm.patterns import GPT2_PATTERN, GPT4_PATTERN, WHITESPACE_PATTERN
 from bpe_workshop.algorithm.records import MergeRecord
+from bpe_workshop.algorithm.wordpiece import WordPiece
 from bpe_workshop.files.offline import get_encoding
 from bpe_workshop.tokenizers.byte_level import ByteLevelBPE
 from bpe_workshop.tokenizers.word_level import WordLevelBPE
@@ -43,6 +45,7 @@ __all__ = [
     "MergeRecord",
     "WHITESPACE_PATTERN",
     "WordLevelBPE",
+    "WordPiece",
     "get_encoding",
     "get_stats",
     "merge",
