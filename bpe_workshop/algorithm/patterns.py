@@ -102,15 +102,15 @@ def compile_pattern(pattern: str) -> regex.Pattern:
     >>> compile_pattern("(")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ValueError: invalid split pattern '(': missing ) at position 1; fix the regex (it is ...
+    ValueError: invalid split pattern r'(': missing ) at position 1; fix the regex (it is ...
     """
     require_str(pattern, "a split pattern", hint="or None for no splitting")
     try:
         return regex.compile(pattern)
     except regex.error as err:
         raise ValueError(
-            f"invalid split pattern {pattern!r}: {err}; fix the regex (it is compiled with the "
-            "third-party `regex` module, so \\p{L} and possessive quantifiers are allowed)"
+            f"invalid split pattern {show_pattern(pattern)}: {err}; fix the regex (it is compiled "
+            "with the third-party `regex` module, so \\p{L} and possessive quantifiers are allowed)"
         ) from None
 
 

@@ -103,7 +103,7 @@ class _SplitExplorer(WidgetView):
         covered = sum(len(c) for c in chunks)
         if covered < len(text):
             gaps = left_out(text, chunks, pattern)  # the text between matches, lost by BPE
-            sample = ", ".join(repr(visible_text(g)) for g in gaps[:5])
+            sample = ", ".join(f"‘{visible_text(g)}’" for g in gaps[:5])  # as typed, no escapes
             notes.append(message_html(
                 f"{len(text) - covered:,} characters are not covered by any match and would be "
                 f"dropped: {sample}{' …' if len(gaps) > 5 else ''}", include_css=False))

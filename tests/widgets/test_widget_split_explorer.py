@@ -58,3 +58,12 @@ def test_widget_split_explorer_stuck_pattern_is_a_message_within_seconds():
     assert explorer.chunks == []
     explorer.custom.value = r"\w++"  # a fixed pattern works again
     assert explorer.chunks == ["antidisestablishmentarianism"]
+
+
+def test_widget_split_explorer_messages_show_backslashes_as_typed():
+    explorer = split_explorer("a\\b c")
+    explorer.dropdown.value = CUSTOM
+    explorer.custom.value = r"\w+("  # invalid: the message quotes it as typed, one backslash
+    assert r"r&#x27;\w+(&#x27;: missing )" in explorer.value and r"\\w" not in explorer.value
+    explorer.custom.value = r"[a-z]+"  # drops the backslash and the space: shown, not escaped
+    assert "‘\\’" in explorer.value and "\\\\" not in explorer.value
