@@ -25,7 +25,7 @@ from bpe_workshop.algorithm.patterns import (
 from bpe_workshop.render.style import view
 from bpe_workshop.render.tables import message_html
 from bpe_workshop.render.tokens import DEFAULT_MAX_TOKENS, chunks_html
-from bpe_workshop.token_text import visible_text
+from bpe_workshop.token_text import counted, visible_text
 from bpe_workshop.validation import require_int, require_str
 from bpe_workshop.widgets._common import WidgetView, full_width, shows_errors, text_area
 
@@ -105,8 +105,9 @@ class _SplitExplorer(WidgetView):
             gaps = left_out(text, chunks, pattern)  # the text between matches, lost by BPE
             sample = ", ".join(f"‘{visible_text(g)}’" for g in gaps[:5])  # as typed, no escapes
             notes.append(message_html(
-                f"{len(text) - covered:,} characters are not covered by any match and would be "
-                f"dropped: {sample}{' …' if len(gaps) > 5 else ''}", include_css=False))
+                f"Text in no match, which BPE would drop "
+                f"({counted(len(text) - covered, 'character')}): "
+                f"{sample}{' …' if len(gaps) > 5 else ''}", include_css=False))
         n_empty = len(found) - len(chunks)
         if n_empty:
             notes.append(message_html(f"The pattern also matched the empty string {n_empty:,} "

@@ -37,7 +37,7 @@ def test_widget_split_explorer_pattern_that_matches_nothing_or_part():
     assert "matches nothing" in explorer.value
     explorer.text.value = "a1b22"
     assert explorer.chunks == ["1", "22"]
-    assert "2 characters are not covered by any match" in explorer.value
+    assert "Text in no match, which BPE would drop (2 characters)" in explorer.value
     explorer.custom.value = r"x*"
     assert "matches nothing" in explorer.value
 
