@@ -17,6 +17,7 @@ from bpe_workshop.algorithm.patterns import (
     GPT2_PATTERN,
     GPT4_PATTERN,
     WHITESPACE_PATTERN,
+    Deadline,
     compile_pattern,
     left_out,
     resolve_pattern,
@@ -91,7 +92,8 @@ class _SplitExplorer(WidgetView):
         if not text:
             self.output.value = message_html("The text is empty: type something to split.")
             return
-        found = split_text(text, pattern)  # bounded in time: a stuck regex raises, shown above
+        deadline = Deadline.for_text(text)  # the split and the check for gaps share one budget
+        found = split_text(text, pattern, deadline)  # a stuck regex raises, shown on screen
         chunks = [chunk for chunk in found if chunk]
         if not chunks:
             self.output.value = message_html(
@@ -102,7 +104,7 @@ class _SplitExplorer(WidgetView):
         notes = []
         covered = sum(len(c) for c in chunks)
         if covered < len(text):
-            gaps = left_out(text, chunks, pattern)  # the text between matches, lost by BPE
+            gaps = left_out(text, chunks, pattern, deadline)  # text between matches: lost
             sample = ", ".join(f"‘{visible_text(g)}’" for g in gaps[:5])  # as typed, no escapes
             notes.append(message_html(
                 f"Text in no match, which BPE would drop "

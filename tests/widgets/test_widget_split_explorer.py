@@ -67,3 +67,11 @@ def test_widget_split_explorer_messages_show_backslashes_as_typed():
     assert r"r&#x27;\w+(&#x27;: missing )" in explorer.value and r"\\w" not in explorer.value
     explorer.custom.value = r"[a-z]+"  # drops the backslash and the space: shown, not escaped
     assert "‘\\’" in explorer.value and "\\\\" not in explorer.value
+
+
+def test_widget_split_explorer_refuses_a_pattern_that_would_exhaust_memory():
+    explorer = split_explorer("aaaa")
+    explorer.dropdown.value = CUSTOM
+    explorer.custom.value = "a{100000000}"  # regex would spell out 10**8 copies of "a"
+    assert "repeats fixed counts to 100,000,000 elements" in explorer.value
+    assert explorer.chunks == []
