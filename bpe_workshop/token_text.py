@@ -96,3 +96,12 @@ def bytes_label(token: bytes) -> str:
     if pending:
         out.append("<" + " ".join(pending) + ">")
     return "".join(out)
+
+
+def counted(n: int, noun: str) -> str:
+    """A count with its noun, singular for one: what every summary line says.
+
+    >>> counted(1, "character"), counted(12_345, "symbol")
+    ('1 character', '12,345 symbols')
+    """
+    return f"{n:,} {noun}{'' if n == 1 else 's'}"

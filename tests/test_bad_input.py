@@ -32,7 +32,7 @@ CALLS = [
     ('algorithm="slow"', lambda: ByteLevelBPE.train("abc", 300, algorithm="slow"),
      ValueError, r"algorithm must be 'fast' or 'naive', got 'slow'"),
     ('pattern="(\\p{L}+"', lambda: ByteLevelBPE.train("abc", 300, pattern=r"(\p{L}+"),
-     ValueError, r"invalid split pattern '\(\\\\p\{L\}\+': missing \).*fix the regex"),
+     ValueError, r"invalid split pattern r'\(\\p\{L\}\+': missing \).*fix the regex"),
     ("pattern=b'\\s+'", lambda: ByteLevelBPE.train("abc", 300, pattern=rb"\s+"), TypeError, r"pattern must be a str"),
     ("special token id 100 (a byte)", lambda: ByteLevelBPE.train("abc", 300, special_tokens={"<|x|>": 100}),
      ValueError, r"special token '<\|x\|>' has id 100, which collides with the byte and merge ids 0..299; "
@@ -103,7 +103,7 @@ MODEL_FILES = [
      r"expected a count after 'merges', got 'three'"),
     ("pattern not quoted", GOOD.replace("pattern none", "pattern \\s+").encode(), 2,
      r"expected a JSON-quoted string, got '\\\\s\+'"),
-    ("invalid pattern", GOOD.replace("pattern none", 'pattern "(a"').encode(), 2, r"invalid split pattern '\(a'"),
+    ("invalid pattern", GOOD.replace("pattern none", 'pattern "(a"').encode(), 2, r"invalid split pattern r'\(a'"),
     ("byte-ids repeat an id", GOOD.replace("identity", " ".join(["0"] * 256)).encode(), 3,
      r"byte-ids must hold each id 0..255 once"),
     ("special token colliding with a merge", GOOD.replace("259 \"", "257 \"").encode(), 4,

@@ -9,7 +9,7 @@ Left out: Unicode normalization.
 
 from __future__ import annotations
 
-from bpe_workshop.algorithm.patterns import iter_chunks, left_out
+from bpe_workshop.algorithm.patterns import Deadline, iter_chunks
 from bpe_workshop.algorithm.special_tokens import special_regex
 
 
@@ -52,18 +52,15 @@ def training_chunks(text: str, pattern: str | None,
     ([b'ab', b'ab'], [', '])
     """
     pieces = special_regex(special_tokens).split(text) if special_tokens else [text]
+    deadline = Deadline.for_text(text)  # one budget for every piece, not one each
     as_bytes = {}  # chunk text -> its UTF-8 bytes, one object per distinct chunk
     chunks = []
     dropped = {}  # each piece of text the pattern leaves out, once, in text order
     for piece in pieces:
-        covered = 0  # characters of the piece inside a chunk
         # matches one at a time, so only the distinct chunk texts are kept
-        for chunk in iter_chunks(piece, pattern):
-            covered += len(chunk)
+        for chunk in iter_chunks(piece, pattern, deadline, dropped):
             text_bytes = as_bytes.get(chunk)
             if text_bytes is None:
                 text_bytes = as_bytes[chunk] = chunk.encode("utf-8")
             chunks.append(text_bytes)
-        if covered < len(piece):
-            dropped.update(dict.fromkeys(left_out(piece, [], pattern)))
     return chunks, list(dropped)

@@ -15,7 +15,9 @@ Left out: Unicode normalization, and the other encodings' patterns (``o200k_base
 from __future__ import annotations
 
 import functools
+import time
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 import regex
 
@@ -93,25 +95,83 @@ def pattern_label(pattern: str | None) -> str:
     return repr(pattern if len(pattern) <= 30 else pattern[:29] + "...")
 
 
+# How many pattern elements a regex may spell out: ``regex`` writes out every fixed repeat when
+# it compiles (``a{1000000}`` becomes a million nodes, about 270 MB), so a count in a shared
+# model file or a typo could exhaust memory before any text is read.
+MAX_UNROLLED = 100_000
+_REPEAT = regex.compile(r"\{(\d+)(?:,\d*)?\}")
+_CLASS = regex.compile(r"\[\^?\]?(?:\\.|[^\]])*\]", regex.S)
+
+
+def unrolled_size(pattern: str) -> int:
+    r"""About how many elements ``regex`` builds for ``pattern``: fixed repeats multiply.
+
+    >>> unrolled_size(r"\p{N}{1,3}"), unrolled_size("a{5}b"), unrolled_size("(ab{10}){1000}")
+    (4, 6, 11000)
+    """
+    sizes, last, i = [0], 0, 0  # sizes: per open group, the elements so far; last: the latest
+    while i < len(pattern):
+        char, repeat = pattern[i], _REPEAT.match(pattern, i)
+        if repeat:
+            sizes[-1] += last * (int(repeat[1]) - 1)
+            last *= int(repeat[1])
+            i = repeat.end()
+            continue
+        if char == "(":
+            sizes.append(0)
+        elif char == ")" and len(sizes) > 1:
+            last = max(sizes.pop(), 1)
+            sizes[-1] += last
+        else:
+            if char == "[":  # a character class is one element: skip to its closing bracket
+                close = _CLASS.match(pattern, i)
+                i = close.end() - 1 if close else i
+            elif char == "\\":
+                i += 1
+            last = 1
+            sizes[-1] += 1
+        i += 1
+    return sum(sizes)
+
+
 @functools.lru_cache(maxsize=64)
 def compile_pattern(pattern: str) -> regex.Pattern:
     """Compile ``pattern`` with the ``regex`` module (cached per pattern string).
+
+    Refused before compiling: fixed repeats that would spell out more than ``MAX_UNROLLED``
+    elements. Refused after: the reverse flag ``(?r)``, which returns chunks last first.
 
     >>> compile_pattern(WHITESPACE_PATTERN).findall("hi  there")
     ['hi', '  ', 'there']
     >>> compile_pattern("(")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ValueError: invalid split pattern '(': missing ) at position 1; fix the regex (it is ...
+    ValueError: invalid split pattern r'(': missing ) at position 1; fix the regex (it is ...
+    >>> compile_pattern("a{100000000}")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: the split pattern r'a{100000000}' repeats fixed counts to 100,000,000 elements ...
     """
     require_str(pattern, "a split pattern", hint="or None for no splitting")
+    size = unrolled_size(pattern)
+    if size > MAX_UNROLLED:
+        raise ValueError(
+            f"the split pattern {show_pattern(pattern)} repeats fixed counts to {size:,} elements "
+            f"(the limit is {MAX_UNROLLED:,}): the regex module writes out every fixed repeat, "
+            "which would take gigabytes of memory; use + or * or a smaller count")
     try:
-        return regex.compile(pattern)
+        compiled = regex.compile(pattern)
     except regex.error as err:
         raise ValueError(
-            f"invalid split pattern {pattern!r}: {err}; fix the regex (it is compiled with the "
-            "third-party `regex` module, so \\p{L} and possessive quantifiers are allowed)"
+            f"invalid split pattern {show_pattern(pattern)}: {err}; fix the regex (it is compiled "
+            "with the third-party `regex` module, so \\p{L} and possessive quantifiers are allowed)"
         ) from None
+    if compiled.flags & regex.REVERSE:
+        raise ValueError(
+            f"the split pattern {show_pattern(pattern)} uses the reverse flag (?r): it finds "
+            "chunks from the end of the text, so decode(encode(text)) would put them back in "
+            "reverse order; remove the r flag")
+    return compiled
 
 
 def time_budget(text: str) -> float:
@@ -123,11 +183,34 @@ def time_budget(text: str) -> float:
     return TIMEOUT_BASE_SECONDS + TIMEOUT_SECONDS_PER_MILLION_CHARS * len(text) / 1e6
 
 
-def iter_chunks(text: str, pattern: str | None) -> Iterator[str]:
-    """The chunks of ``text``, one at a time, in text order; see :func:`split_text`.
+@dataclass(frozen=True)
+class Deadline:
+    """One time budget for a whole operation, shared by all its splits (the pieces of a text
+    between special tokens, the check for dropped text): a budget per split would restart."""
+
+    seconds: float  # the whole budget
+    at: float  # the time.monotonic() reading when it runs out
+
+    @classmethod
+    def for_text(cls, text: str) -> Deadline:
+        return cls(time_budget(text), time.monotonic() + time_budget(text))
+
+    def left(self) -> float:
+        return max(self.at - time.monotonic(), 1e-3)  # regex reads 0 as "no limit"
+
+
+def iter_chunks(text: str, pattern: str | None, deadline: Deadline | None = None,
+                gaps: dict[str, None] | None = None) -> Iterator[str]:
+    r"""The chunks of ``text``, one at a time, in text order; see :func:`split_text`.
+
+    ``deadline`` bounds the time (by default :func:`time_budget` of ``text``); text that no
+    match covers is added to ``gaps`` (a dict used as an ordered set) when one is given.
 
     >>> list(iter_chunks("hi  there", "whitespace"))
     ['hi', '  ', 'there']
+    >>> gaps = {}
+    >>> list(iter_chunks("hi, there!", r"\w+", gaps=gaps)), list(gaps)
+    (['hi', 'there'], [', ', '!'])
     """
     pattern = resolve_pattern(pattern)
     if pattern is None:
@@ -139,18 +222,22 @@ def iter_chunks(text: str, pattern: str | None) -> Iterator[str]:
         for match in compiled.finditer(text):
             yield match.group()
         return
-    budget = time_budget(text)
+    deadline = deadline or Deadline.for_text(text)
     end = 0  # where the last chunk ended: the search that stalls starts here
     try:
         # subtle: the regex module counts the timeout over the whole iteration
-        for match in compiled.finditer(text, timeout=budget):
+        for match in compiled.finditer(text, timeout=deadline.left()):
+            if gaps is not None and match.start() > end:
+                gaps[text[end:match.start()]] = None
             end = match.end()
             yield match.group()
     except TimeoutError:
-        raise PatternTimeoutError(_timeout_message(pattern, text, end, budget)) from None
+        raise PatternTimeoutError(_timeout_message(pattern, text, end, deadline.seconds)) from None
+    if gaps is not None and end < len(text):
+        gaps[text[end:]] = None
 
 
-def split_text(text: str, pattern: str | None) -> list[str]:
+def split_text(text: str, pattern: str | None, deadline: Deadline | None = None) -> list[str]:
     """Split ``text`` into chunks with ``pattern``; ``None`` means one chunk (no splitting).
 
     ``pattern`` may be a regex or a name from ``PATTERN_NAMES``. A pattern that backtracks for
@@ -170,7 +257,7 @@ def split_text(text: str, pattern: str | None) -> list[str]:
     pattern = resolve_pattern(pattern)
     if pattern in _LINEAR_PATTERNS:
         return compile_pattern(pattern).findall(text)  # the fastest way, for the known ones
-    return list(iter_chunks(text, pattern))
+    return list(iter_chunks(text, pattern, deadline))
 
 
 def show_pattern(pattern: str) -> str:
@@ -196,10 +283,12 @@ def _timeout_message(pattern: str, text: str, end: int, budget: float) -> str:
     )
 
 
-def left_out(text: str, chunks: list[str], pattern: str | None) -> list[str]:
+def left_out(text: str, chunks: list[str], pattern: str | None,
+             deadline: Deadline | None = None) -> list[str]:
     """The distinct pieces of ``text`` that ``pattern`` leaves out of every chunk, in order.
 
     ``chunks`` is what :func:`split_text` returned; when they cover the text this is cheap.
+    Pass the split's ``deadline`` so that both runs share one time budget.
 
     >>> left_out("hello world!", ["hello", "world"], r"\\w+")
     [' ', '!']
@@ -211,13 +300,8 @@ def left_out(text: str, chunks: list[str], pattern: str | None) -> list[str]:
     if pattern is None or pattern in _LINEAR_PATTERNS or sum(map(len, chunks)) == len(text):
         return []  # matches never overlap, so chunks as long as the text cover all of it
     gaps = {}  # each piece left out, once, in text order
-    end = 0
-    for match in compile_pattern(pattern).finditer(text, timeout=time_budget(text)):
-        if match.start() > end:
-            gaps[text[end:match.start()]] = None
-        end = match.end()
-    if end < len(text):
-        gaps[text[end:]] = None
+    for _ in iter_chunks(text, pattern, deadline, gaps):
+        pass
     return list(gaps)
 
 

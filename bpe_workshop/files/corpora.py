@@ -25,6 +25,7 @@ normalisation of the text (it is returned exactly as stored, with universal newl
 
 from __future__ import annotations
 
+import codecs
 import functools
 import sysconfig
 from pathlib import Path
@@ -96,31 +97,50 @@ def load_multilingual() -> str:
     return data_path("multilingual.txt").read_text(encoding="utf-8")
 
 
-def read_text_file(path: str | Path) -> str:
-    """Return the text of a learner's own file, read as UTF-8 (notebook 07's "your own file").
+# Byte order marks, longest first (UTF-32's little-endian mark starts with UTF-16's).
+_BOMS = [(codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"),
+         (codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF16_LE, "utf-16"),
+         (codecs.BOM_UTF16_BE, "utf-16")]
 
-    A file in another encoding gets a ``ValueError`` that says which byte failed and how to read
-    the file instead.
+
+def read_text_file(path: str | Path) -> str:
+    """Return the text of a learner's own file (notebook 07's "your own file").
+
+    UTF-8, or UTF-16/UTF-32 with a byte order mark (what Windows PowerShell's ``>`` writes).
+    A file in another encoding, an empty file, or something that is not a file (a folder, a
+    pipe) gets a ``ValueError`` that says what to do instead.
 
     >>> import tempfile
-    >>> with tempfile.TemporaryDirectory() as folder:
-    ...     path = Path(folder) / "notes.txt"
-    ...     _ = path.write_bytes("café".encode("cp1252"))
-    ...     read_text_file(path)  # doctest: +ELLIPSIS
+    >>> folder = tempfile.TemporaryDirectory()
+    >>> path = Path(folder.name) / "notes.txt"
+    >>> _ = path.write_text("café", encoding="utf-16")  # with its byte order mark
+    >>> read_text_file(path)
+    'café'
+    >>> _ = path.write_bytes("café".encode("cp1252"))
+    >>> read_text_file(path)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
     ValueError: notes.txt is not UTF-8 text: byte 0xe9 at position 3 cannot start or continue ...
+    >>> folder.cleanup()
     """
     path = Path(path).expanduser()
+    if path.exists() and not path.is_file():  # reading a pipe would wait forever
+        raise ValueError(f"{str(path)!r} is not a file (a folder, a pipe or a device); set "
+                         "MY_FILE to a text file")
+    data = path.read_bytes()
+    if not data:
+        raise ValueError(f"{path.name} is empty: there is nothing to train on; set MY_FILE to a "
+                         "file with some text in it")
+    encoding = next((name for bom, name in _BOMS if data.startswith(bom)), "utf-8")
     try:
-        return path.read_text(encoding="utf-8")
+        return data.decode(encoding)
     except UnicodeDecodeError as err:
         raise ValueError(
-            f"{path.name} is not UTF-8 text: byte {err.object[err.start]:#04x} at position "
-            f"{err.start} cannot start or continue a character. If it uses another encoding, read "
-            "it with that encoding and use the text, e.g. my_text = "
-            "Path(MY_FILE).read_text(encoding=\"cp1252\") (Windows, Western Europe) or "
-            "encoding=\"latin-1\"; or save the file as UTF-8 in your editor."
+            f"{path.name} is not {encoding.upper().removesuffix('-SIG')} text: byte "
+            f"{err.object[err.start]:#04x} at position {err.start} cannot start or continue a "
+            "character. If it uses another encoding, read it with that encoding and use the "
+            "text, e.g. my_text = Path(MY_FILE).read_text(encoding=\"cp1252\") (Windows, "
+            "Western Europe); or save the file as UTF-8 in your editor."
         ) from None
 
 

@@ -36,9 +36,11 @@ Left out: byte-level training records (counts), which are not needed to encode.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import secrets
+import time
 from pathlib import Path
 
 from bpe_workshop.algorithm.patterns import compile_pattern
@@ -274,8 +276,8 @@ def _check_header(lines: TextLines, header: str, old: str | None = None) -> None
 
 
 def _model_path(path: str | os.PathLike) -> Path:
-    """The ``.model`` file meant by ``path``, which may leave out the suffix."""
-    path = Path(path)
+    """The ``.model`` file meant by ``path``, which may leave out the suffix (``~`` expanded)."""
+    path = Path(path).expanduser()
     if path.suffix == ".vocab":
         raise ValueError(f"{path} is the vocabulary for people to read; load the model file "
                          f"{path.with_suffix('.model')} instead")
@@ -299,7 +301,7 @@ def _target(path: object, what: str, writer: str, example: str) -> Path:
     if not isinstance(text, str) or not text.strip() or text.endswith(("/", os.sep)):
         raise ValueError(f"{what} must name a file to write, e.g. {writer}({example!r}), "
                          f"got {text!r}")
-    path = Path(text)
+    path = Path(text).expanduser()
     if path.name in ("", ".", "..", ".model"):
         raise ValueError(f"{what} must name a file to write, e.g. {writer}({example!r}), "
                          f"got {text!r}")
@@ -318,21 +320,63 @@ def _not_a_folder(path: Path) -> None:
 def _write_all(files: list[tuple[Path, str]]) -> None:
     """Write every file, or none: temporary files first, renamed over the old ones at the end.
 
-    On any failure (a full disk, a size limit, an interruption) the temporary files are
-    removed and the old files are left as they were.
+    The renames happen under a lock on the folder (a lock folder, which works everywhere), so
+    two saves to the same files at once give one save's pair, never a mix. If a rename fails,
+    the files already renamed get their old text back. On any failure (a full disk, a size
+    limit, an interruption) nothing else changes and no temporary file is left.
     """
+    folder = files[0][0].parent
     temporary = []
     try:
-        for path, text in files:
-            temp = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
-            temporary.append(temp)
-            with open(temp, "x", encoding="utf-8", newline="\n") as file:
+        for _, text in files:
+            temporary.append(folder / f".bpe-{secrets.token_hex(4)}.tmp")  # short: any name fits
+            with open(temporary[-1], "x", encoding="utf-8", newline="\n") as file:
                 file.write(text)
                 file.flush()
                 os.fsync(file.fileno())
-        for temp, (path, _) in zip(temporary, files):
-            os.replace(temp, path)
-    except BaseException:
+        with _locked(folder):
+            olds = [path.read_bytes() if path.is_file() else None for path, _ in files]
+            done = []
+            try:
+                for temp, (path, _) in zip(temporary, files):
+                    os.replace(temp, path)
+                    done.append(path)
+            except BaseException:
+                for path, old in zip(done, olds):  # put back what the failed save replaced
+                    path.unlink() if old is None else path.write_bytes(old)
+                raise
+    except OSError as err:
+        if err.strerror is None:  # our own message (the lock): it says what to do already
+            raise
+        raise type(err)(err.errno, f"{err.strerror}: could not save in the folder "
+                                   f"{str(folder)!r}; the files there are unchanged") from None
+    finally:
         for temp in temporary:
             temp.unlink(missing_ok=True)
-        raise
+
+
+@contextlib.contextmanager
+def _locked(folder: Path, wait: float = 30.0):
+    """Hold the folder's save lock; a lock older than ``wait`` seconds is from a dead save."""
+    lock = folder / ".bpe-save.lock"
+    give_up = time.monotonic() + wait
+    while True:
+        try:
+            lock.mkdir()
+            break
+        except FileExistsError:
+            try:
+                if time.time() - lock.stat().st_mtime > wait:
+                    lock.rmdir()  # left by a save that was killed
+                    continue
+            except FileNotFoundError:
+                continue
+            if time.monotonic() > give_up:
+                raise TimeoutError(
+                    f"another save in {str(folder)!r} has held its lock for {wait:.0f} s; "
+                    f"if none is running, delete {str(lock)!r}") from None
+            time.sleep(0.01)
+    try:
+        yield
+    finally:
+        lock.rmdir()

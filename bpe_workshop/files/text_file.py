@@ -16,6 +16,7 @@ import re
 from pathlib import Path
 
 _NUMBER = re.compile(r"[0-9]{1,18}")  # ASCII digits only; 18 keeps far clear of absurd sizes
+MAX_FILE_BYTES = 64 * 2**20  # read whole: 200,000 merges take about 3 MB
 
 
 def read_text_lines(path: str | os.PathLike, writer: str) -> list[str]:
@@ -36,6 +37,10 @@ def read_text_lines(path: str | os.PathLike, writer: str) -> list[str]:
     >>> folder.cleanup()
     """
     path = Path(path)
+    size = path.stat().st_size
+    if size > MAX_FILE_BYTES:  # refused before reading: a huge junk file costs nothing
+        raise ValueError(f"{path} is {size:,} bytes, more than a model file may be "
+                         f"({MAX_FILE_BYTES:,}): this is not a file written by {writer}")
     data = path.read_bytes()
     try:
         text = data.decode("utf-8")

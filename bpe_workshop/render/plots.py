@@ -10,6 +10,7 @@ and tiktoken. Left out: interactive (ipympl) figures and styling beyond readable
 from __future__ import annotations
 
 import base64
+import functools
 import html
 import io
 from collections.abc import Mapping, Sequence
@@ -41,11 +42,21 @@ def _figure(width: float = 7.0, height: float = 3.6) -> Figure:
     return fig
 
 
+def _as_typed(make_figure):
+    """Build the figure with maths off: matplotlib reads ``$...$`` in any label as TeX, so a
+    token, a file name or a title holding a dollar would be drawn wrong or fail to draw."""
+    @functools.wraps(make_figure)
+    def wrapper(*args, **kwargs):
+        with plt.rc_context({"text.parse_math": False}):
+            return make_figure(*args, **kwargs)
+    return wrapper
+
+
 def _pair_label(pair, vocab) -> str:
-    # subtle: matplotlib reads $...$ as maths; escape dollars so tokens show as typed.
-    return " + ".join(symbol_label(symbol_token(s, vocab)).replace("$", r"\$") for s in pair)
+    return " + ".join(symbol_label(symbol_token(s, vocab)) for s in pair)
 
 
+@_as_typed
 def top_pairs_figure(counts: Mapping[tuple, int], vocab: Mapping[int, bytes] | None = None,
                      top: int = 10, title: str = "Most frequent adjacent pairs") -> Figure:
     """Horizontal bars of the ``top`` pair counts, the most frequent at the top.
@@ -69,6 +80,7 @@ def top_pairs_figure(counts: Mapping[tuple, int], vocab: Mapping[int, bytes] | N
     return fig
 
 
+@_as_typed
 def compression_figure(series: Mapping[str, tuple[Sequence[float], Sequence[float]]],
                        xlabel: str = "number of merges",
                        title: str = "Compression as the vocabulary grows") -> Figure:
@@ -108,6 +120,7 @@ def encoding_lengths(text: str, encodings: Sequence[str] = ("utf-8", "utf-16", "
     return {name: len(text.encode(name, errors="surrogatepass")) for name in encodings}
 
 
+@_as_typed
 def encoding_lengths_figure(text: str,
                             encodings: Sequence[str] = ("utf-8", "utf-16", "utf-32"),
                             title: str | None = None) -> Figure:
@@ -130,6 +143,7 @@ def encoding_lengths_figure(text: str,
     return fig
 
 
+@_as_typed
 def speed_figure(results: Mapping[str, float] | Sequence[tuple[str, float]],
                  title: str = "Time per run (lower is faster)", log: bool = False,
                  xlabel: str = "time (seconds)", ylabel: str = "implementation") -> Figure:
@@ -162,6 +176,7 @@ def _seconds(s: float) -> str:
     return f"{s * 1e6:.0f} µs"
 
 
+@_as_typed
 def tokens_per_byte_figure(table: Mapping[str, Mapping[str, float]],
                            title: str = "Tokens per byte (lower = better compression)",
                            ylabel: str = "tokens per byte") -> Figure:

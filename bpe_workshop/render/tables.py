@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from bpe_workshop.render.labels import id_text, sorted_pairs, symbol_label, symbol_token
 from bpe_workshop.render.style import bar_class, color_class, view
-from bpe_workshop.token_text import visible_text
+from bpe_workshop.token_text import counted, visible_text
 from bpe_workshop.validation import require_str
 
 __all__ = [
@@ -123,7 +123,8 @@ def utf8_table_html(text: str, max_chars: int = 200, include_css: bool = True) -
             f'<td class="bpe-bits">{bits}</td>'
             f'<td class="bpe-num">{len(row["bits"])}</td></tr>')
     n_bytes = len(text.encode("utf-8", errors="surrogatepass"))
-    notes = [f'<div class="bpe-summary">{len(text):,} characters · {n_bytes:,} UTF-8 bytes</div>']
+    notes = [f'<div class="bpe-summary">{counted(len(text), "character")} · '
+             f'{counted(n_bytes, "UTF-8 byte")}</div>']
     if len(text) > max_chars:
         notes.append(f'<div class="bpe-note">Showing the first {max_chars:,} of {len(text):,} '
                      "characters (the text is long).</div>")

@@ -30,7 +30,9 @@ LLAMA_STYLE = {
     "remove_extra_whitespaces": False,  # runs of spaces are kept
     "add_dummy_prefix": True,  # a space is put before the text, so "Hello" is "▁Hello"
     "allow_whitespace_only_pieces": True,
-    "character_coverage": 0.9995,  # the rarest 0.05 % of characters are left to byte fallback
+    "character_coverage": 0.99995,  # the rarest 0.005 % of characters are left to byte fallback
+    "max_sentencepiece_length": 16,  # no piece longer than 16 characters
+    "split_by_unicode_script": True,  # no piece mixes scripts (sentencepiece's default too)
 }
 
 

@@ -18,6 +18,7 @@ from bpe_workshop.files.offline import get_encoding
 from bpe_workshop.render.style import view
 from bpe_workshop.render.tables import message_html
 from bpe_workshop.render.tokens import DEFAULT_MAX_TOKENS, tokens_html
+from bpe_workshop.token_text import counted
 from bpe_workshop.validation import describe, require_int, require_str
 from bpe_workshop.widgets._common import WidgetView, shows_errors, text_area
 
@@ -102,8 +103,8 @@ class _TokenPlayground(WidgetView):
             raise type(err)(f"{name}: {err}") from None  # which column could not be shown
         self.results[name] = ids
         n_bytes = len(text.encode("utf-8", errors="surrogatepass"))
-        counts = (f'<div class="bpe-summary"><b>{len(ids):,}</b> tokens · {n_bytes:,} bytes · '
-                  f'{len(text):,} characters</div>')
+        counts = (f'<div class="bpe-summary"><b>{counted(len(ids), "token")}</b> · '
+                  f'{counted(n_bytes, "byte")} · {counted(len(text), "character")}</div>')
         body = tokens_html(token_bytes, ids[:len(token_bytes)], show_ids=self.show_ids.value,
                            max_tokens=self.max_tokens, include_css=False, summary=False,
                            total=len(ids), total_bytes=n_bytes)

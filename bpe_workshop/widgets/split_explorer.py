@@ -17,6 +17,7 @@ from bpe_workshop.algorithm.patterns import (
     GPT2_PATTERN,
     GPT4_PATTERN,
     WHITESPACE_PATTERN,
+    Deadline,
     compile_pattern,
     left_out,
     resolve_pattern,
@@ -25,7 +26,7 @@ from bpe_workshop.algorithm.patterns import (
 from bpe_workshop.render.style import view
 from bpe_workshop.render.tables import message_html
 from bpe_workshop.render.tokens import DEFAULT_MAX_TOKENS, chunks_html
-from bpe_workshop.token_text import visible_text
+from bpe_workshop.token_text import counted, visible_text
 from bpe_workshop.validation import require_int, require_str
 from bpe_workshop.widgets._common import WidgetView, full_width, shows_errors, text_area
 
@@ -91,7 +92,8 @@ class _SplitExplorer(WidgetView):
         if not text:
             self.output.value = message_html("The text is empty: type something to split.")
             return
-        found = split_text(text, pattern)  # bounded in time: a stuck regex raises, shown above
+        deadline = Deadline.for_text(text)  # the split and the check for gaps share one budget
+        found = split_text(text, pattern, deadline)  # a stuck regex raises, shown on screen
         chunks = [chunk for chunk in found if chunk]
         if not chunks:
             self.output.value = message_html(
@@ -102,11 +104,12 @@ class _SplitExplorer(WidgetView):
         notes = []
         covered = sum(len(c) for c in chunks)
         if covered < len(text):
-            gaps = left_out(text, chunks, pattern)  # the text between matches, lost by BPE
-            sample = ", ".join(repr(visible_text(g)) for g in gaps[:5])
+            gaps = left_out(text, chunks, pattern, deadline)  # text between matches: lost
+            sample = ", ".join(f"‘{visible_text(g)}’" for g in gaps[:5])  # as typed, no escapes
             notes.append(message_html(
-                f"{len(text) - covered:,} characters are not covered by any match and would be "
-                f"dropped: {sample}{' …' if len(gaps) > 5 else ''}", include_css=False))
+                f"Text in no match, which BPE would drop "
+                f"({counted(len(text) - covered, 'character')}): "
+                f"{sample}{' …' if len(gaps) > 5 else ''}", include_css=False))
         n_empty = len(found) - len(chunks)
         if n_empty:
             notes.append(message_html(f"The pattern also matched the empty string {n_empty:,} "

@@ -20,7 +20,7 @@ from bpe_workshop.render.tables import (
     replacement_table_html,
     token_chip,
 )
-from bpe_workshop.token_text import visible_text
+from bpe_workshop.token_text import counted, visible_text
 from bpe_workshop.validation import require_str
 from bpe_workshop.widgets._common import WidgetView, shows_errors
 
@@ -59,7 +59,7 @@ class _WikipediaStepper(WidgetView):
         self.back_button.on_click(lambda button: self._move(-1))
         self.next_button.on_click(lambda button: self._move(+1))
         self.text.observe(lambda change: self.recompute(), names="value")
-        self.tie_rule.observe(lambda change: self.recompute(), names="value")
+        self.tie_rule.observe(lambda change: self.recompute(keep_step=True), names="value")
         self.slider.observe(lambda change: self.render(), names="value")
         self.recompute()
 
@@ -76,15 +76,20 @@ class _WikipediaStepper(WidgetView):
         self.slider.value = min(self.slider.max, max(0, self.slider.value + delta))
 
     @shows_errors("output")
-    def recompute(self) -> None:
-        """Run the replacements again for the current text and tie rule; go to step 0."""
+    def recompute(self, keep_step: bool = False) -> None:
+        """Run the replacements again for the current text and tie rule.
+
+        A new text starts at step 0; a new tie rule stays at the same step (or the last one),
+        so switching rules at step 2 shows step 2 under the other rule.
+        """
         text = self.text.value
         self.steps = []
         if len(text) <= MAX_LENGTH:
             self.steps = replace_pairs_by_hand(text, tie_rule=self.tie_rule.value)
         with self.slider.hold_trait_notifications():
-            self.slider.value = 0
+            step = min(self.slider.value, len(self.steps)) if keep_step else 0
             self.slider.max = len(self.steps)
+            self.slider.value = step
         self.render()
 
     @shows_errors("output")
@@ -106,23 +111,26 @@ class _WikipediaStepper(WidgetView):
             f"{ch} = {table[ch]}" if ch in table else f"{ch!r}")) for ch in current)
         alphabet = len(set(text)) + k
         parts.append(f'<div class="bpe-big">{chips}</div>')
-        parts.append(f'<div class="bpe-summary">step {k} of {len(steps)} · {len(current)} symbols '
-                     f'(started with {len(text)}) · alphabet of {alphabet} symbols</div>')
+        parts.append(f'<div class="bpe-summary">step {k} of {len(steps)} · '
+                     f'{counted(len(current), "symbol")} (started with {len(text)}) · '
+                     f'alphabet of {counted(alphabet, "symbol")}</div>')
         if k:
             last = steps[k - 1]
+            made = token_chip(last.symbol, 5)
             parts.append(f'<div>Replaced {token_chip("".join(last.pair), 1)} '
-                         f'({last.count} times counted) by {token_chip(last.symbol, 5)}: '
+                         f'(counted {counted(last.count, "time")}) by {made}: '
                          f'<span class="bpe-mono">{html.escape(visible_text(last.before))} → '
                          f'{html.escape(visible_text(last.after))}</span></div>')
         if k < len(steps):
             nxt = steps[k]
+            pair = html.escape(visible_text("".join(nxt.pair)))
             tie = ""
             if len(nxt.ties) > 1:
-                others = ", ".join("".join(p) for p in nxt.ties if p != nxt.pair)
+                others = ", ".join(visible_text("".join(p)) for p in nxt.ties if p != nxt.pair)
                 rule = "smallest pair" if self.tie_rule.value == "smallest" else "first seen"
                 tie = (f" It is tied with {html.escape(others)} at {nxt.count}; the "
-                       f"“{rule}” rule picks {html.escape(''.join(nxt.pair))}.")
-            parts.append(f'<div>Next: replace <b>{html.escape("".join(nxt.pair))}</b> '
+                       f"“{rule}” rule picks {pair}.")
+            parts.append(f'<div>Next: replace <b>{pair}</b> '
                          f"(count {nxt.count}) by <b>{nxt.symbol}</b>.{tie}</div>")
             counts = nxt.pair_counts
             parts.append(pair_counts_html(counts, top=12, highlight=nxt.ties,
@@ -133,8 +141,9 @@ class _WikipediaStepper(WidgetView):
                 done = "No pair occurs more than once in this string: nothing to replace."
             else:
                 undo = ", ".join(f"{s}→{p}" for s, p in reversed(list(table.items())))
-                done = (f"Done: no pair occurs more than once. {len(text)} symbols became "
-                        f"{len(current)}. To decompress, replace back in reverse order: {undo}.")
+                done = (f"Done: no pair occurs more than once. {counted(len(text), 'symbol')} "
+                        f"became {len(current)}. To decompress, replace back in reverse order: "
+                        f"{undo}.")
             parts.append(message_html(done, include_css=False))
             if counts:
                 parts.append(pair_counts_html(counts, top=12, title="pair counts now",

@@ -130,7 +130,7 @@ def test_splits_cover_the_text(text):
 
 def test_compile_pattern_is_cached_and_checks_the_regex():
     assert compile_pattern(GPT2_PATTERN) is compile_pattern(GPT2_PATTERN)
-    with pytest.raises(ValueError, match=r"invalid split pattern '\[a-': .*fix the regex"):
+    with pytest.raises(ValueError, match=r"invalid split pattern r'\[a-': .*fix the regex"):
         compile_pattern("[a-")
     with pytest.raises(TypeError, match="must be a str"):
         compile_pattern(b"abc")

@@ -1,13 +1,16 @@
 """Patterns that backtrack forever come back with an error; patterns that drop text say so."""
 
+import time
 import warnings
 
 import pytest
 
 from bpe_workshop.algorithm.patterns import (
+    Deadline,
     DroppedTextWarning,
     PatternTimeoutError,
     iter_chunks,
+    left_out,
     split_text,
     time_budget,
 )
@@ -79,3 +82,38 @@ def test_patterns_that_cover_the_text_never_warn():
         warnings.simplefilter("error")
         for pattern in (None, "gpt2", "gpt4", "whitespace", r"\w+|\W+"):
             ByteLevelBPE(pattern=pattern).encode("hello world!")
+
+
+def test_one_budget_covers_every_piece_between_special_tokens():
+    # each piece backtracks for about 0.3 s (2**20 ways), well under the 2 s budget; 40 of them
+    # between special tokens must not each get a fresh budget (minutes in all)
+    slow_piece = "a" * 20 + "!"
+    text = "<|sep|>".join([slow_piece] * 40)
+    with pytest.raises(PatternTimeoutError, match="is stuck"):
+        ByteLevelBPE.train(text, 300, pattern=CATASTROPHIC, special_tokens={"<|sep|>": 300})
+
+
+def test_the_dropped_text_check_shares_the_splits_deadline():
+    deadline = Deadline(seconds=2.0, at=time.monotonic())  # already used up by the split
+    with pytest.raises(PatternTimeoutError, match="ran for more than 2 s"):
+        left_out(WORD, [], CATASTROPHIC, deadline)
+
+
+@pytest.mark.parametrize("pattern, words", [
+    ("a{100000000}", "repeats fixed counts to 100,000,000 elements"),
+    ("(?:(?:ab){1000}){1000}", r"repeats fixed counts to [0-9],[0-9]{3},[0-9]{3} elements"),
+    (r"(?r)\w+|\s+", r"reverse flag \(\?r\).*remove the r flag"),
+    (r"\w+(?ir)", r"reverse flag"),
+])
+def test_patterns_that_would_exhaust_memory_or_reverse_the_text_are_refused(pattern, words):
+    for make in (lambda: ByteLevelBPE(pattern=pattern),
+                 lambda: ByteLevelBPE.train("hello world", 260, pattern=pattern),
+                 lambda: split_text("hello", pattern)):
+        with pytest.raises(ValueError, match=words):
+            make()
+
+
+def test_counts_that_regex_does_not_write_out_are_allowed():
+    assert split_text("a" * 5, "a{1,100000}") == ["aaaaa"]
+    assert split_text("12345", r"\p{N}{1,3}") == ["123", "45"]
+    assert split_text("{{{", r"[{]{3}|\{") == ["{{{"]

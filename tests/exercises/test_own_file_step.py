@@ -5,6 +5,7 @@ files in ``tmp_path``."""
 
 from __future__ import annotations
 
+import os
 import warnings
 
 import nbformat
@@ -60,3 +61,37 @@ def test_read_text_file_reads_utf8_and_expands_the_home_folder(tmp_path, monkeyp
     monkeypatch.setenv("HOME", str(tmp_path))
     (tmp_path / "mine.txt").write_text("naïve café\n", encoding="utf-8")
     assert read_text_file("~/mine.txt") == "naïve café\n"
+
+
+@pytest.mark.parametrize("encoding", ["utf-8-sig", "utf-16", "utf-16-le", "utf-16-be",
+                                      "utf-32"])
+def test_a_file_with_a_byte_order_mark_reads_as_its_text(tmp_path, encoding):
+    text = "Grüße aus Köln, 你好\n" * 30
+    path = tmp_path / "powershell.txt"
+    data = text.encode(encoding)
+    if encoding in ("utf-16-le", "utf-16-be"):  # these codecs write no mark: add the right one
+        data = "\ufeff".encode(encoding) + data
+    path.write_bytes(data)
+    assert read_text_file(path) == text
+    namespace = run_own_file_step(path)
+    assert "\x00" not in namespace["my_train"]  # no NULs from reading UTF-16 as bytes
+
+
+def test_an_empty_file_says_so_before_training(tmp_path):
+    path = tmp_path / "empty.txt"
+    path.write_bytes(b"")
+    with pytest.raises(ValueError, match="empty.txt is empty: there is nothing to train on"):
+        run_own_file_step(path)
+
+
+@pytest.mark.parametrize("make", ["folder", "pipe"])
+def test_something_that_is_not_a_file_is_refused_without_waiting(tmp_path, make):
+    path = tmp_path / "not_a_file"
+    if make == "folder":
+        path.mkdir()
+    else:
+        if not hasattr(os, "mkfifo"):
+            pytest.skip("named pipes are POSIX")
+        os.mkfifo(path)  # reading it would wait for a writer forever
+    with pytest.raises(ValueError, match="is not a file .* set MY_FILE to a text file"):
+        read_text_file(path)

@@ -3,6 +3,7 @@
 A failing cell fails its notebook's test, and the message shows that cell and the error.
 """
 
+import re
 import time
 
 import nbformat
@@ -41,6 +42,33 @@ def test_notebook_runs_top_to_bottom(path):
         if output.get("output_type") == "error"
     ]
     assert errors == []
+    assert unprinted_figures(executed) == []
+
+
+def unprinted_figures(executed) -> list[str]:
+    """The figures of a "## What we measured" cell that no output (or code constant) shows.
+
+    A summary cell quotes what the cells above print; when a corpus, a setting or a library
+    changes a figure, the quote must change with it, or this names the stale figure.
+    """
+    summaries = [cell.source for cell in executed.cells if cell.cell_type == "markdown"
+                 and cell.source.startswith("## What we measured")]
+    shown = "\n".join(
+        [output.get("text", "") + str(output.get("data", {}).get("text/plain", ""))
+         for cell in executed.cells for output in cell.get("outputs", [])]
+        + [cell.source.replace("_", ",") for cell in executed.cells if cell.cell_type == "code"])
+    figures = [figure for summary in summaries
+               for figure in re.findall(r"\d[\d,.|]*\d|\d", summary.split("\n", 3)[-1])]
+    return [figure for figure in figures if figure not in shown]
+
+
+def test_a_stale_figure_in_a_summary_is_caught():
+    executed = nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_code_cell("print(1_234)", outputs=[
+            nbformat.v4.new_output("stream", name="stdout", text="1,234 tokens\n")]),
+        nbformat.v4.new_markdown_cell("## What we measured\n\nThe figures:\n- 1,234 tokens, 1,235 bytes"),
+    ])
+    assert unprinted_figures(executed) == ["1,235"]
 
 
 @pytest.mark.notebook

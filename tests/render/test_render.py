@@ -1,10 +1,12 @@
 """Renderers: escaping, whitespace markers, partial UTF-8 marking, UTF-8 bits, tables, figures."""
+import io
 import re
 from html.parser import HTMLParser
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from matplotlib.text import Text
 
 from bpe_workshop.algorithm.records import MergeRecord
 from bpe_workshop.files.offline import get_encoding
@@ -242,10 +244,22 @@ def test_encoding_lengths_include_the_byte_order_mark():
     assert encoding_lengths("a") == {"utf-8": 1, "utf-16": 4, "utf-32": 8}
 
 
-def test_top_pairs_figure_shows_tokens_with_dollar_signs_literally():
-    fig = top_pairs_figure({(36, 36): 2})
-    labels = [t.get_text() for t in fig.axes[0].get_yticklabels()]
-    assert labels == [r"\$ + \$"]
+TEX_LIKE = r"my $notes$ \frac{.txt"  # a file name matplotlib would read as (broken) maths
+
+
+@pytest.mark.parametrize("make", [
+    lambda: top_pairs_figure({(36, 36): 2}, title=TEX_LIKE),
+    lambda: compression_figure({TEX_LIKE: ([1, 2], [1.0, 2.0])}, title=TEX_LIKE),
+    lambda: encoding_lengths_figure("a", title=TEX_LIKE),
+    lambda: speed_figure({TEX_LIKE: 0.5}, title=TEX_LIKE),
+    lambda: tokens_per_byte_figure({TEX_LIKE: {"gpt2": 0.3}}, title=TEX_LIKE),
+], ids=["top pairs", "compression", "encoding lengths", "speed", "tokens per byte"])
+def test_figures_draw_dollar_signs_as_typed(make):
+    fig = make()
+    fig.savefig(io.BytesIO(), format="png")  # maths parsing would fail on \frac{
+    texts = [t for t in fig.findobj(Text) if "$" in t.get_text()]
+    assert texts and all(t.get_text().count("\\$") == 0 and not t.get_parse_math()
+                         for t in texts)
 
 
 def test_figure_to_html_inlines_an_image():

@@ -10,8 +10,8 @@ def test_widget_playground_shows_gpt2_and_cl100k_side_by_side_with_counts():
     # the syllabus' facts: 3|221| +| 233|4| =| 5|555 and 322|1| +| |233|4| =| |555|5
     assert play.results["gpt2"] == [18, 26115, 1343, 30435, 19, 796, 642, 31046]
     assert len(play.results["cl100k_base"]) == 10
-    assert "<b>8</b> tokens · 18 bytes" in play.value
-    assert "<b>10</b> tokens · 18 bytes" in play.value
+    assert "<b>8 tokens</b> · 18 bytes" in play.value
+    assert "<b>10 tokens</b> · 18 bytes" in play.value
     assert play.value.count("<style>") == 1
 
 

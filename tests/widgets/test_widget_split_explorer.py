@@ -37,7 +37,7 @@ def test_widget_split_explorer_pattern_that_matches_nothing_or_part():
     assert "matches nothing" in explorer.value
     explorer.text.value = "a1b22"
     assert explorer.chunks == ["1", "22"]
-    assert "2 characters are not covered by any match" in explorer.value
+    assert "Text in no match, which BPE would drop (2 characters)" in explorer.value
     explorer.custom.value = r"x*"
     assert "matches nothing" in explorer.value
 
@@ -58,3 +58,20 @@ def test_widget_split_explorer_stuck_pattern_is_a_message_within_seconds():
     assert explorer.chunks == []
     explorer.custom.value = r"\w++"  # a fixed pattern works again
     assert explorer.chunks == ["antidisestablishmentarianism"]
+
+
+def test_widget_split_explorer_messages_show_backslashes_as_typed():
+    explorer = split_explorer("a\\b c")
+    explorer.dropdown.value = CUSTOM
+    explorer.custom.value = r"\w+("  # invalid: the message quotes it as typed, one backslash
+    assert r"r&#x27;\w+(&#x27;: missing )" in explorer.value and r"\\w" not in explorer.value
+    explorer.custom.value = r"[a-z]+"  # drops the backslash and the space: shown, not escaped
+    assert "‘\\’" in explorer.value and "\\\\" not in explorer.value
+
+
+def test_widget_split_explorer_refuses_a_pattern_that_would_exhaust_memory():
+    explorer = split_explorer("aaaa")
+    explorer.dropdown.value = CUSTOM
+    explorer.custom.value = "a{100000000}"  # regex would spell out 10**8 copies of "a"
+    assert "repeats fixed counts to 100,000,000 elements" in explorer.value
+    assert explorer.chunks == []

@@ -36,8 +36,29 @@ def test_widget_wikipedia_stepper_first_seen_rule():
     stepper.slider.value = 2
     assert stepper.current == "YbdYbac"
     stepper.tie_rule.value = "smallest"
-    assert stepper.slider.value == 0  # a new run starts at step 0
+    # switching the rule keeps the step, so step 2 can be compared under both rules
+    assert stepper.slider.value == 2 and stepper.current == "ZYdZYac"
     assert [s.after for s in stepper.steps] == ["ZabdZabac", "ZYdZYac", "XdXac"]
+    stepper.text.value = "aaabcdaadab"
+    assert stepper.slider.value == 0  # a new string starts at step 0
+
+
+def test_widget_wikipedia_stepper_rule_switch_clamps_to_last_step():
+    stepper = wikipedia_stepper("abaaab")  # 2 steps under the smallest-pair rule, 1 first-seen
+    stepper.slider.value = 2
+    stepper.tie_rule.value = "first_seen"
+    assert len(stepper.steps) == 1 and stepper.slider.value == stepper.slider.max == 1
+
+
+def test_widget_wikipedia_stepper_shows_spaces_and_singulars():
+    stepper = wikipedia_stepper("e e e")  # the pair 'e ' holds a space the learner must see
+    assert "Next: replace <b>⋅e</b>" in stepper.value and "tied with e⋅ at 2" in stepper.value
+    stepper.text.value = "aaa"
+    stepper.slider.value = 1
+    assert "counted 2 times" in stepper.value
+    assert "2 symbols (started with 3) · alphabet of 2 symbols" in stepper.value
+    stepper.text.value = "a"
+    assert "1 symbol (started with 1) · alphabet of 1 symbol<" in stepper.value
 
 
 def test_widget_wikipedia_stepper_edge_cases():
