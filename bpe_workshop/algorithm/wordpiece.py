@@ -26,6 +26,7 @@ import unicodedata
 from collections import Counter, defaultdict
 from collections.abc import Collection
 
+from bpe_workshop.algorithm.pairs import merge
 from bpe_workshop.validation import describe, require_int, require_str
 
 # Characters that are punctuation (category P*) in Python's Unicode tables but not in the
@@ -70,8 +71,10 @@ def split_words(text: str) -> list[str]:
     for i, char in enumerate(text):
         space = char.isspace() and char not in _NOT_WHITESPACE
         if space or is_punctuation(char):
-            words += [text[start:i]] if start < i else []
-            words += [] if space else [char]
+            if start < i:
+                words.append(text[start:i])
+            if not space:
+                words.append(char)
             start = i + 1
     return words + [text[start:]] if start < len(text) else words
 
@@ -118,6 +121,7 @@ class WordPiece:
         >>> WordPiece(["play", "##ing", "##in", "##g"]).tokenize_word("playing")
         ['play', '##ing']
         """
+        require_str(word, "word")
         if len(word) > self.max_word_length:
             return [self.unk_token]
         pieces, start = [], 0
@@ -184,24 +188,8 @@ class WordPiece:
             joined = a + b.removeprefix(prefix)
             for word in words_with.pop((a, b)):
                 count(word, -1)
-                splits[word] = _join(splits[word], a, b, joined)
+                splits[word] = merge(splits[word], (a, b), joined)  # BPE's merge, on strings
                 count(word, +1)
             vocab[joined] = None
         return cls(list(vocab), unk_token=unk_token, prefix=prefix)
 
-
-def _join(split: list[str], a: str, b: str, joined: str) -> list[str]:
-    """``split`` with every ``a`` followed by ``b`` replaced by ``joined``, left to right.
-
-    >>> _join(["h", "##u", "##g", "##u", "##g"], "##u", "##g", "##ug")
-    ['h', '##ug', '##ug']
-    """
-    out, i = [], 0
-    while i < len(split):
-        if i + 1 < len(split) and split[i] == a and split[i + 1] == b:
-            out.append(joined)
-            i += 2
-        else:
-            out.append(split[i])
-            i += 1
-    return out
