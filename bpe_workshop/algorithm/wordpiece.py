@@ -29,25 +29,6 @@ from collections.abc import Collection
 from bpe_workshop.algorithm.pairs import merge
 from bpe_workshop.validation import describe, require_int, require_str
 
-# Characters that are punctuation (category P*) in Python's Unicode tables but not in the
-# Unicode 8.0 tables Hugging Face's pre-tokenizer was built with: added in Unicode 9.0-18.0.
-_NEWER_SPANS = (
-    "61D 9FD A76 C77 C84 1B4E-1B4F 1B7D-1B7F 2E43-2E4F 2E52-2E5D 2E60-2E63 10D6E 10EAD "
-    "10ED0 10F55-10F59 10F86-10F89 113D4-113D5 113D7-113D8 1144B-1144F 1145A-1145B 1145D "
-    "11660-1166C 116B9 1183B 11944-11946 119E2 11A3F-11A46 11A9A-11A9C 11A9E-11AA2 "
-    "11B00-11B09 11BE1 11C41-11C45 11C70-11C71 11EF7-11EF8 11F43-11F4F 11FFF 12FF1-12FF2 "
-    "16D6D-16D6F 16E97-16E9A 16FE2 1E5FF 1E95E-1E95F"
-)
-_NEWER_PUNCTUATION = frozenset(
-    code for span in _NEWER_SPANS.split()
-    for first, _, last in [span.partition("-")]
-    for code in range(int(first, 16), int(last or first, 16) + 1)
-)
-# Punctuation in Unicode 8.0 that is no longer: a Canadian syllabics sign and a Sharada mark.
-_FORMER_PUNCTUATION = "\u166d\U000111c9"
-# Python's str.isspace() also counts these four separators; Unicode's White_Space does not.
-_NOT_WHITESPACE = "\x1c\x1d\x1e\x1f"
-
 
 def is_punctuation(char: str) -> bool:
     """Whether BERT's pre-tokenizer cuts a word around ``char``: ASCII punctuation (``$``,
@@ -178,6 +159,7 @@ class WordPiece:
 
         for word in splits:
             count(word, +1)
+        # each step recounts only the words that hold the chosen pair
         floor = max(pair_counts.values(), default=0) if frequent_first else 1
         while len(vocab) < vocab_size and pair_counts:
             # only pairs seen at least `floor` times compete; when none is left, halve the floor
@@ -192,4 +174,26 @@ class WordPiece:
                 count(word, +1)
             vocab[joined] = None
         return cls(list(vocab), unk_token=unk_token, prefix=prefix)
+
+
+# Unicode details that make split_words exact, character for character.
+# Characters that are punctuation (category P*) in Python's Unicode tables but not in the
+# Unicode 8.0 tables Hugging Face's pre-tokenizer was built with: added in Unicode 9.0-18.0
+# (found by trying every code point on both).
+_NEWER_SPANS = (
+    "61D 9FD A76 C77 C84 1B4E-1B4F 1B7D-1B7F 2E43-2E4F 2E52-2E5D 2E60-2E63 10D6E 10EAD "
+    "10ED0 10F55-10F59 10F86-10F89 113D4-113D5 113D7-113D8 1144B-1144F 1145A-1145B 1145D "
+    "11660-1166C 116B9 1183B 11944-11946 119E2 11A3F-11A46 11A9A-11A9C 11A9E-11AA2 "
+    "11B00-11B09 11BE1 11C41-11C45 11C70-11C71 11EF7-11EF8 11F43-11F4F 11FFF 12FF1-12FF2 "
+    "16D6D-16D6F 16E97-16E9A 16FE2 1E5FF 1E95E-1E95F"
+)
+_NEWER_PUNCTUATION = frozenset(
+    code for span in _NEWER_SPANS.split()
+    for first, _, last in [span.partition("-")]
+    for code in range(int(first, 16), int(last or first, 16) + 1)
+)
+# Punctuation in Unicode 8.0 that is no longer: a Canadian syllabics sign and a Sharada mark.
+_FORMER_PUNCTUATION = "\u166d\U000111c9"
+# Python's str.isspace() also counts these four separators; Unicode's White_Space does not.
+_NOT_WHITESPACE = "\x1c\x1d\x1e\x1f"
 
