@@ -55,8 +55,8 @@ LAB_EXTENSIONS = (
     ("jupyterlab-rise", "RISE slides", "jupyterlab-rise"),
 )
 
-# Encoding name -> the ids tiktoken gives "hello world" (GPT-2 and GPT-4).
-KNOWN_IDS = {"gpt2": [31373, 995], "cl100k_base": [15339, 1917]}
+# Encoding name -> the ids tiktoken gives "hello world" (GPT-2, GPT-4, GPT-4o).
+KNOWN_IDS = {"gpt2": [31373, 995], "cl100k_base": [15339, 1917], "o200k_base": [24912, 2375]}
 
 DATA_FILES = ("english.txt", "multilingual.txt")
 

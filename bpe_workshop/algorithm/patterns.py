@@ -9,7 +9,7 @@ for minutes; here it raises :class:`PatternTimeoutError` within seconds, naming 
 the text it stalled on. The patterns named in ``PATTERN_NAMES`` run without the timer (it costs
 about 0.4 microseconds a chunk): their quantifiers are possessive or cannot overlap, so they
 never backtrack far.
-Left out: Unicode normalization, and the other encodings' patterns (``o200k_base``).
+Left out: Unicode normalization, and older encodings' patterns (``p50k_base``).
 """
 
 from __future__ import annotations
@@ -37,6 +37,21 @@ GPT4_PATTERN = (
     r"""|\s++$|\s*[\r\n]|\s+(?!\S)|\s"""
 )
 
+# GPT-4o's pattern: tiktoken's o200k_base pat_str, verbatim (a test checks it against tiktoken).
+# Words split at case changes (upper-case run, then lower-case run), marks (\p{M}) stay inside
+# words, contractions attach to any word in any case, and / stays with punctuation.
+O200K_PATTERN = "|".join([
+    r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+"""
+    r"""(?i:'s|'t|'re|'ve|'m|'ll|'d)?""",
+    r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*"""
+    r"""(?i:'s|'t|'re|'ve|'m|'ll|'d)?""",
+    r"""\p{N}{1,3}""",
+    r""" ?[^\s\p{L}\p{N}]+[\r\n/]*""",
+    r"""\s*[\r\n]+""",
+    r"""\s+(?!\S)""",
+    r"""\s+""",
+])
+
 # The simplest useful split: runs of whitespace and runs of everything else.
 WHITESPACE_PATTERN = r"""\s+|\S+"""
 
@@ -46,6 +61,7 @@ PATTERN_NAMES = {
     "gpt2": GPT2_PATTERN,
     "gpt4": GPT4_PATTERN,
     "cl100k_base": GPT4_PATTERN,
+    "o200k_base": O200K_PATTERN,
 }
 
 # Patterns that cut every text into chunks covering it, in time linear in its length.

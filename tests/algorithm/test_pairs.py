@@ -8,6 +8,7 @@ from bpe_workshop.algorithm.pairs import best_pair, get_stats, merge
 from bpe_workshop.algorithm.patterns import (
     GPT2_PATTERN,
     GPT4_PATTERN,
+    O200K_PATTERN,
     WHITESPACE_PATTERN,
     compile_pattern,
     split_text,
@@ -95,8 +96,9 @@ def test_records_are_frozen():
         record.count = 3
 
 
-def test_gpt4_pattern_is_tiktokens_cl100k_pattern():
+def test_gpt4_and_gpt4o_patterns_are_tiktokens():
     assert get_encoding("cl100k_base")._pat_str == GPT4_PATTERN
+    assert get_encoding("o200k_base")._pat_str == O200K_PATTERN
 
 
 @pytest.mark.parametrize("text, chunks", [

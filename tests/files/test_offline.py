@@ -2,6 +2,7 @@
 
 import hashlib
 import os
+import socket
 import subprocess
 import sys
 import textwrap
@@ -42,7 +43,8 @@ def run_offline(code, cache_dir):
 
 @pytest.mark.parametrize(
     "name, expected",
-    [("gpt2", [31373, 995]), ("r50k_base", [31373, 995]), ("cl100k_base", [15339, 1917])],
+    [("gpt2", [31373, 995]), ("r50k_base", [31373, 995]), ("cl100k_base", [15339, 1917]),
+     ("o200k_base", [24912, 2375])],
 )
 def test_hello_world_with_an_empty_cache_and_no_network(tmp_path, name, expected):
     cache = tmp_path / "cache"
@@ -88,6 +90,14 @@ def test_cache_switched_off_writes_nothing_and_still_works(tmp_path):
     assert out == "[31373, 995]"
 
 
+@pytest.mark.parametrize("cache", ["", "fresh"], ids=["cache off", "fresh cache"])
+def test_gpt4o_special_token_offline(tmp_path, cache):
+    out = run_offline("import bpe_workshop as b; print(b.get_encoding('o200k_base').encode("
+                      "'<|endoftext|>hello world', allowed_special='all'))",
+                      "" if cache == "" else tmp_path / "cache")
+    assert out == "[199999, 24912, 2375]"
+
+
 def test_default_cache_is_tiktokens_temp_folder(monkeypatch, tmp_path):
     monkeypatch.delenv("TIKTOKEN_CACHE_DIR", raising=False)
     monkeypatch.delenv("DATA_GYM_CACHE_DIR", raising=False)
@@ -111,7 +121,7 @@ def test_unknown_encoding_names_the_offline_ones(tmp_path):
         tmp_path / "cache",
     )
     assert "no_such_encoding" in out
-    assert "These work offline: gpt2, r50k_base, cl100k_base" in out
+    assert "these work offline: gpt2, r50k_base, cl100k_base, o200k_base" in out
 
 
 def test_encoding_name_must_be_a_string():
@@ -158,7 +168,7 @@ def test_threaded_loads_with_the_cache_off_all_succeed_and_leave_the_environment
     assert out == "9 True [] True True"
 
 
-@pytest.mark.parametrize("name", ["gpt2", "r50k_base", "cl100k_base"])
+@pytest.mark.parametrize("name", ["gpt2", "r50k_base", "cl100k_base", "o200k_base"])
 def test_built_in_memory_equals_what_tiktoken_loads(monkeypatch, name):
     from_cache = offline.get_encoding(name)  # the suite's cache folder, filled by offline
     monkeypatch.setenv("TIKTOKEN_CACHE_DIR", "")
@@ -213,5 +223,27 @@ def test_a_read_only_cache_folder_warns_and_still_works(monkeypatch, tmp_path):
 
 
 def test_shipped_files_have_one_home():
-    assert set(offline.SHIPPED_FILES) == {"vocab.bpe", "encoder.json", "cl100k_base.tiktoken"}
+    assert set(offline.SHIPPED_FILES) == {"vocab.bpe", "encoder.json", "cl100k_base.tiktoken",
+                                          "o200k_base.tiktoken"}
     assert offline.read_shipped("encoder.json").startswith(b"{")
+
+
+def test_an_unshipped_name_answers_at_once_behind_a_silent_proxy(tmp_path):
+    # a captive portal: accepts the connection, never answers
+    with socket.socket() as silent:
+        silent.bind(("127.0.0.1", 0))
+        silent.listen()
+        proxy = f"http://127.0.0.1:{silent.getsockname()[1]}"
+        env = dict(os.environ, HTTPS_PROXY=proxy, HTTP_PROXY=proxy, https_proxy=proxy,
+                   TIKTOKEN_CACHE_DIR=str(tmp_path / "cache"))
+        code = textwrap.dedent("""
+            import bpe_workshop as b
+            try:
+                b.get_encoding("p50k_base")
+            except ValueError as error:
+                print(error)
+        """)
+        result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                                env=env, timeout=15)
+    assert "'p50k_base' is not shipped with the workshop" in result.stdout
+    assert "these work offline: gpt2, r50k_base, cl100k_base, o200k_base" in result.stdout

@@ -1,4 +1,5 @@
-"""from_tiktoken: our encoder with GPT-2's and GPT-4's recovered merges gives tiktoken's ids."""
+"""from_tiktoken: our encoder with GPT-2's, GPT-4's and GPT-4o's recovered merges gives
+tiktoken's ids."""
 
 import functools
 
@@ -11,7 +12,7 @@ from bpe_workshop.files.offline import get_encoding
 from bpe_workshop.tokenizers.byte_level import ByteLevelBPE
 from bpe_workshop.tokenizers.tiktoken_bridge import bpe_parts, recover_merges
 
-NAMES = ["gpt2", "cl100k_base"]
+NAMES = ["gpt2", "cl100k_base", "o200k_base"]
 
 
 @pytest.fixture(scope="module", params=NAMES)
@@ -29,6 +30,7 @@ def stdlib_slice():
     ("gpt2", "hello world", [31373, 995]),
     ("gpt2", "Akwirw ier", [33901, 86, 343, 86, 220, 959]),
     ("cl100k_base", "hello world", [15339, 1917]),
+    ("o200k_base", "hello world", [24912, 2375]),
 ])
 def test_known_ids(name, text, ids):
     assert ByteLevelBPE.from_tiktoken(name).encode(text) == ids
@@ -47,6 +49,8 @@ def test_special_tokens_match():
     assert cl100k.encode("<|endoftext|>hello world", allowed_special="all") == [100257, 15339, 1917]
     with pytest.raises(ValueError, match="<\\|endoftext\\|>"):
         cl100k.encode("<|endoftext|>hello world")
+    o200k = ByteLevelBPE.from_tiktoken("o200k_base")
+    assert o200k.encode("<|endoftext|>hello world", allowed_special="all") == [199999, 24912, 2375]
 
 
 def test_gpt2_bytes_are_not_in_byte_order():
@@ -136,4 +140,4 @@ def test_recovery_on_a_small_made_up_vocabulary():
 
 def test_unsupported_encoding_name():
     with pytest.raises(ValueError, match="from_tiktoken supports"):
-        ByteLevelBPE.from_tiktoken("o200k_base")
+        ByteLevelBPE.from_tiktoken("p50k_base")
