@@ -7,7 +7,8 @@ The names a notebook needs are importable from here::
 Where each idea lives, in reading order:
 
 - ``validation``: one phrasing for every type and range error.
-- ``patterns``: the regular expressions that split text into chunks (GPT-2, GPT-4), their names,
+- ``patterns``: the regular expressions that split text into chunks (GPT-2, GPT-4, GPT-4o),
+  their names,
   and splitting bounded in time.
 - ``pairs``: ``get_stats`` and ``merge``, the two steps BPE repeats, and the tie rule.
 - ``by_hand``: Gage's 1994 algorithm on a short string, with letters for new symbols.
@@ -31,7 +32,12 @@ Where each idea lives, in reading order:
 """
 
 from bpe_workshop.algorithm.pairs import get_stats, merge
-from bpe_workshop.algorithm.patterns import GPT2_PATTERN, GPT4_PATTERN, WHITESPACE_PATTERN
+from bpe_workshop.algorithm.patterns import (
+    GPT2_PATTERN,
+    GPT4_PATTERN,
+    O200K_PATTERN,
+    WHITESPACE_PATTERN,
+)
 from bpe_workshop.algorithm.records import MergeRecord
 from bpe_workshop.algorithm.wordpiece import WordPiece
 from bpe_workshop.files.offline import get_encoding
@@ -43,6 +49,7 @@ __all__ = [
     "GPT2_PATTERN",
     "GPT4_PATTERN",
     "MergeRecord",
+    "O200K_PATTERN",
     "WHITESPACE_PATTERN",
     "WordLevelBPE",
     "WordPiece",

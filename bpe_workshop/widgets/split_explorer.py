@@ -1,4 +1,4 @@
-"""Split explorer: text + a split pattern (whitespace, GPT-2, GPT-4 or your own) -> chunks.
+"""Split explorer: text + a split pattern (whitespace, GPT-2, GPT-4, GPT-4o or yours) -> chunks.
 
 Lineage: GPT-2's pre-tokenization (a regex cuts the text before BPE; merges never cross the
 cuts). The patterns come from ``bpe_workshop.algorithm.patterns``; chunks are ``split_text``'s
@@ -16,6 +16,7 @@ import ipywidgets as widgets
 from bpe_workshop.algorithm.patterns import (
     GPT2_PATTERN,
     GPT4_PATTERN,
+    O200K_PATTERN,
     WHITESPACE_PATTERN,
     Deadline,
     compile_pattern,
@@ -33,7 +34,8 @@ from bpe_workshop.widgets._common import WidgetView, full_width, shows_errors, t
 DEFAULT_TEXT = "Hello world! I can't     believe it's 2024: 3221 + 2334 = 5555??!\n\tdone."
 CUSTOM = "custom"
 CHOICES = [("whitespace", WHITESPACE_PATTERN), ("GPT-2", GPT2_PATTERN),
-           ("GPT-4 (cl100k_base)", GPT4_PATTERN), ("custom regex", CUSTOM)]
+           ("GPT-4 (cl100k_base)", GPT4_PATTERN), ("GPT-4o (o200k_base)", O200K_PATTERN),
+           ("custom regex", CUSTOM)]
 
 
 class _SplitExplorer(WidgetView):
