@@ -49,7 +49,7 @@ class _TokenPlayground(WidgetView):
     """
 
     def __init__(self, text: str = DEFAULT_TEXT,
-                 encodings: Sequence[str] = ("gpt2", "cl100k_base"),
+                 encodings: Sequence[str] = ("gpt2", "cl100k_base", "o200k_base"),
                  extra: Mapping[str, object] | None = None, *,
                  allowed_special: str | set = "all", max_tokens: int = DEFAULT_MAX_TOKENS,
                  show_ids: bool = True):
@@ -134,13 +134,13 @@ class _TokenPlayground(WidgetView):
 
 
 def token_playground(text: str = DEFAULT_TEXT,
-                     encodings: Sequence[str] = ("gpt2", "cl100k_base"),
+                     encodings: Sequence[str] = ("gpt2", "cl100k_base", "o200k_base"),
                      extra: Mapping[str, object] | None = None, **options) -> _TokenPlayground:
     """A token playground: ``text`` split by each encoding, coloured, with ids and counts.
 
     ``encodings`` are tiktoken names that work offline (``"gpt2"``, ``"r50k_base"``,
-    ``"cl100k_base"``); ``extra={"mine": tok}`` adds your own ``ByteLevelBPE``. Options:
-    ``allowed_special`` (default ``"all"``: ``<|endoftext|>`` shows as its special id),
-    ``max_tokens`` (the coloured window), ``show_ids``.
+    ``"cl100k_base"``, ``"o200k_base"``); ``extra={"mine": tok}`` adds your own
+    ``ByteLevelBPE``. Options: ``allowed_special`` (default ``"all"``: ``<|endoftext|>`` shows
+    as its special id), ``max_tokens`` (the coloured window), ``show_ids``.
     """
     return _TokenPlayground(text, encodings, extra, **options)

@@ -5,19 +5,21 @@ from bpe_workshop.tokenizers.byte_level import ByteLevelBPE
 from bpe_workshop.widgets import token_playground
 
 
-def test_widget_playground_shows_gpt2_and_cl100k_side_by_side_with_counts():
+def test_widget_playground_shows_gpt2_cl100k_and_o200k_side_by_side_with_counts():
     play = token_playground("3221 + 2334 = 5555")
     # the syllabus' facts: 3|221| +| 233|4| =| 5|555 and 322|1| +| |233|4| =| |555|5
     assert play.results["gpt2"] == [18, 26115, 1343, 30435, 19, 796, 642, 31046]
     assert len(play.results["cl100k_base"]) == 10
     assert "<b>8 tokens</b> · 18 bytes" in play.value
     assert "<b>10 tokens</b> · 18 bytes" in play.value
+    assert len(play.results["o200k_base"]) == 10 and ">o200k_base<" in play.value
     assert play.value.count("<style>") == 1
 
 
 def test_widget_playground_updates_when_text_changes():
     play = token_playground("hello world")
-    assert play.results == {"gpt2": [31373, 995], "cl100k_base": [15339, 1917]}
+    assert play.results == {"gpt2": [31373, 995], "cl100k_base": [15339, 1917],
+                            "o200k_base": [24912, 2375]}
     play.text.value = "你好,我是池邦豪! 👋"
     assert len(play.results["gpt2"]) == 20 and len(play.results["cl100k_base"]) == 14
     assert "= 你" in play.value  # partial UTF-8 tokens grouped under their character
@@ -29,6 +31,7 @@ def test_widget_playground_checkboxes_choose_columns():
     play.checkboxes["gpt2"].value = False
     assert ">gpt2<" not in play.value and ">cl100k_base<" in play.value
     play.checkboxes["cl100k_base"].value = False
+    play.checkboxes["o200k_base"].value = False
     assert "Tick at least one encoding" in play.value
 
 
