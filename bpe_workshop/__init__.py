@@ -12,9 +12,9 @@ Where each idea lives, in reading order:
   and splitting bounded in time.
 - ``pairs``: ``get_stats`` and ``merge``, the two steps BPE repeats, and the tie rule.
 - ``by_hand``: Gage's 1994 algorithm on a short string, with letters for new symbols.
-- ``train_naive`` and ``train_fast``: two trainers that learn exactly the same merges
+- ``textbook`` and ``train_fast``: two trainers that learn exactly the same merges
   (``pair_index``: the counts, slots and lazy heap both fast trainers keep).
-- ``encode_naive`` and ``encode_fast``: two chunk encoders that give exactly the same ids.
+- ``textbook`` and ``encode_fast``: two chunk encoders that give exactly the same ids.
 - ``special_tokens`` and ``chunking``: special tokens, and text cut into the chunks BPE sees.
 - ``byte_level``: ``ByteLevelBPE``, a GPT-style tokenizer (train, encode, decode, special tokens).
 - ``model_file`` and ``text_file``: saving and loading a trained tokenizer as plain text.
@@ -31,7 +31,6 @@ Where each idea lives, in reading order:
 - ``exercises``: the checkers behind each notebook's exercises.
 """
 
-from bpe_workshop.algorithm.pairs import get_stats, merge
 from bpe_workshop.algorithm.patterns import (
     GPT2_PATTERN,
     GPT4_PATTERN,
@@ -39,6 +38,7 @@ from bpe_workshop.algorithm.patterns import (
     WHITESPACE_PATTERN,
 )
 from bpe_workshop.algorithm.records import MergeRecord
+from bpe_workshop.algorithm.textbook import get_stats, merge
 from bpe_workshop.algorithm.wordpiece import WordPiece
 from bpe_workshop.files.offline import get_encoding
 from bpe_workshop.tokenizers.byte_level import ByteLevelBPE

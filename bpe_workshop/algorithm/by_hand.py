@@ -6,14 +6,15 @@ symbol that does not occur in the data, and keep a replacement table so the data
 Here the fresh symbols are letters (``Z``, ``Y``, ``X``, ...) so every step can be read on a slide.
 Left out: bytes and ids (see ``pairs`` and ``byte_level``), and Gage's block-wise compression.
 
-Counting. Pairs are counted the way ``pairs.get_stats`` counts them, overlaps included, as in the
+Counting. Pairs are counted the way ``textbook.get_stats`` counts them, overlaps included, as in the
 rest of the series: ``aaab`` holds ``aa`` twice, although one replacement can only take one of
 them (``count_pairs(..., overlapping=False)`` shows the other view). Replacement scans left to
-right without overlaps, as ``pairs.merge`` does. The run stops when no pair occurs more than once.
+right without overlaps, as ``textbook.merge`` does. The run stops when no pair occurs more than
+once.
 
 Tie rules, for pairs that occur equally often:
 
-- ``"smallest"`` (the series' rule, ``pairs.best_pair``): the smallest pair wins, comparing the
+- ``"smallest"`` (the series' rule, ``textbook.best_pair``): the smallest pair wins, comparing the
   left symbol first. Original characters order by code point; fresh symbols come after every
   original character, in the order they were minted, just as merged ids (256 and up) come after
   the 256 byte ids. This reproduces Wikipedia's run.
@@ -33,7 +34,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from bpe_workshop.algorithm.pairs import best_pair, get_stats, merge
+from bpe_workshop.algorithm.textbook import best_pair, get_stats, merge
 from bpe_workshop.validation import require_int, require_str
 
 TIE_RULES = ("smallest", "first_seen")
@@ -73,7 +74,7 @@ class HandStep:
 def count_pairs(text: str, overlapping: bool = True) -> dict[tuple[str, str], int]:
     """Count adjacent pairs of characters, in first-seen order.
 
-    ``overlapping=True`` counts as ``pairs.get_stats`` does (and as this series does everywhere);
+    ``overlapping=True`` counts as ``textbook.get_stats`` does (and as this series does everywhere);
     ``overlapping=False`` counts only occurrences that could all be replaced at once, scanning
     left to right as a replacement does.
 

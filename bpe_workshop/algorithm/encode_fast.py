@@ -1,8 +1,8 @@
-"""Encoding at speed: the same ids as ``encode_naive``, without recounting every pair.
+"""Encoding at speed: the same ids as ``textbook``, without recounting every pair.
 
 Three speed-ups, each giving exactly the textbook ids:
 
-1. **One pass of ranks, updated locally.** ``encode_naive`` recounts all pairs after every
+1. **One pass of ranks, updated locally.** ``textbook`` recounts all pairs after every
    merge. Here ``ranks[i]`` holds the rank of the pair at position ``i``; a merge replaces two
    ids by one, so only the two neighbouring ranks change. Merging the leftmost occurrence of the
    lowest rank, one at a time, is the same as merging all its occurrences left to right, because

@@ -5,7 +5,7 @@ three structures, whatever a symbol is:
 
 - ``counts``: pair -> how often it occurs now (weighted by chunk or word frequency);
 - ``where``: pair -> the slots where it may start (stale slots are skipped when read);
-- a heap of ``(-count, left, right)`` entries, ordered by ``pairs.pair_order``'s tie rule.
+- a heap of ``(-count, left, right)`` entries, ordered by ``textbook.pair_order``'s tie rule.
 
 A merge only ever lowers the count of an existing pair; pairs that gain occurrences are pushed
 again once their counts are final. So every pair has a heap entry stating at least its current

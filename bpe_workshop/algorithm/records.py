@@ -1,6 +1,6 @@
 """One record per merge learned in training.
 
-Trainers (``train_naive``, ``train_fast``) return a list of these; viewers, plots and
+Trainers (``textbook``, ``train_fast``) return a list of these; viewers, plots and
 progress bars only read them. Nothing here computes anything.
 """
 

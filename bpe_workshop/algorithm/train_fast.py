@@ -1,4 +1,4 @@
-"""Incremental BPE training: the same merges as ``train_naive``, without recounting.
+"""Incremental BPE training: the same merges as ``textbook``, without recounting.
 
 The naive loop recounts every pair of the whole text for every merge. But a merge of
 ``(a, b)`` into ``c`` only changes the text where ``a b`` stands: around each occurrence,
@@ -16,7 +16,7 @@ occurrence and ``(x, c)``, ``(c, y)`` gain one. Nothing else moves. This module 
    occurrences: its cost is proportional to how often the pair occurs, not to the text size.
    Positions are only ever appended; one that no longer holds the pair is skipped when met.
 4. **a max-heap of pairs** keyed by ``(-count, left, right)``: the smallest key is THE tie rule of
-   ``pairs.best_pair`` (highest count, then smallest pair). Entries are checked lazily when
+   ``textbook.best_pair`` (highest count, then smallest pair). Entries are checked lazily when
    they reach the top.
 
 The same structure serves both uses: with a split pattern there are many short chunks,
@@ -36,7 +36,7 @@ pair -> occurrences index and the priority queue; Sennrich et al.'s ``learn_bpe`
 each word once with its frequency and updates only the words a merge touches; Hugging Face
 ``tokenizers`` trains BPE with a heap whose entries are re-checked when popped.
 Left out: multiple threads, and any approximation (every count is exactly what
-``pairs.get_stats`` would count on the current ids, overlaps included).
+``textbook.get_stats`` would count on the current ids, overlaps included).
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ byte-level training:
 2. **an index from each pair to the slots where it starts**, so a merge visits only its own
    occurrences: one unspaced word of 30,000 characters is not walked whole for every merge.
    Slots are only ever appended; one that no longer holds the pair is skipped when met;
-3. **a heap of pairs** keyed by ``pairs.pair_order`` (highest count, then the smallest pair as
+3. **a heap of pairs** keyed by ``textbook.pair_order`` (highest count, then the smallest pair as
    strings), checked lazily when an entry reaches the top.
 
 Why the lazy heap is exact: a pair's count goes down when a merge takes occurrences from it,
@@ -35,7 +35,7 @@ from array import array
 from collections import defaultdict
 
 from bpe_workshop.algorithm.pair_index import credit, discount, pop_best_pair
-from bpe_workshop.algorithm.pairs import pair_order
+from bpe_workshop.algorithm.textbook import pair_order
 from bpe_workshop.algorithm.word_records import WordMergeRecord, WordTraining, initial_split
 
 

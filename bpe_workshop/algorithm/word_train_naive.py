@@ -5,7 +5,7 @@ frequency; every step counts all pairs of adjacent symbols over all words, weigh
 frequency, merges the best pair in every word, and repeats. A merge costs time proportional to
 all the words' text, so it is slow on a large or unspaced text: ``word_train_fast`` learns
 exactly the same merges incrementally.
-Tie rule: ``pairs.best_pair`` (highest count, then the smallest pair, compared as strings).
+Tie rule: ``textbook.best_pair`` (highest count, then the smallest pair, compared as strings).
 Left out: the paper's frequency threshold and joint vocabularies; any speed tricks.
 """
 
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from itertools import accumulate
 
-from bpe_workshop.algorithm.pairs import best_pair, get_stats, merge
+from bpe_workshop.algorithm.textbook import best_pair, get_stats, merge
 from bpe_workshop.algorithm.word_records import WordMergeRecord, WordTraining, initial_split
 
 

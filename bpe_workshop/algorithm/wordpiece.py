@@ -26,7 +26,7 @@ import unicodedata
 from collections import Counter, defaultdict
 from collections.abc import Collection
 
-from bpe_workshop.algorithm.pairs import merge
+from bpe_workshop.algorithm.textbook import merge
 from bpe_workshop.validation import describe, require_int, require_str
 
 

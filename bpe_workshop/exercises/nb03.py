@@ -10,7 +10,7 @@ symbols, exactly as in ``replace_pairs_by_hand``.
 from __future__ import annotations
 
 from bpe_workshop.algorithm.by_hand import count_pairs, decompress_by_hand, replace_pairs_by_hand
-from bpe_workshop.algorithm.pairs import merge
+from bpe_workshop.algorithm.textbook import merge
 from bpe_workshop.exercises.core import CheckResult, check, count_total, values_kind
 
 TEXTS = ("", "a", "ab", "aaa", "aaaa", "abab", "aaabdaaabac", "aaabcdaadab", "banana bandana",

@@ -8,8 +8,8 @@ and never raises. Left out: timing (a learner's slow answer is still a right ans
 
 from __future__ import annotations
 
-from bpe_workshop.algorithm.pairs import get_stats, merge
 from bpe_workshop.algorithm.patterns import GPT2_PATTERN, split_text
+from bpe_workshop.algorithm.textbook import get_stats, merge
 from bpe_workshop.exercises.core import (
     CheckResult,
     Raised,
@@ -64,7 +64,7 @@ def reference_encode_chunks(text: str, merges: dict[tuple[int, int], int],
 
 
 def check_get_stats(func) -> CheckResult:
-    """Check ``func(ids) -> {pair: count}`` against ``bpe_workshop.algorithm.pairs.get_stats``.
+    """Check ``func(ids) -> {pair: count}`` against ``bpe_workshop.algorithm.textbook.get_stats``.
 
     >>> def stub(ids):
     ...     raise NotImplementedError
@@ -88,7 +88,7 @@ def check_get_stats(func) -> CheckResult:
 
 
 def check_merge(func) -> CheckResult:
-    """Check ``func(ids, pair, new_id) -> list`` against ``bpe_workshop.algorithm.pairs.merge``.
+    """Check ``func(ids, pair, new_id) -> list`` against ``bpe_workshop.algorithm.textbook.merge``.
 
     >>> check_merge(merge).passed
     ✅ merge passed (12 cases)

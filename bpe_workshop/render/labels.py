@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from bpe_workshop.algorithm.pairs import pair_order
+from bpe_workshop.algorithm.textbook import pair_order
 from bpe_workshop.token_text import bytes_label, visible_text
 
 __all__ = ["sorted_pairs", "symbol_token", "symbol_label", "id_text"]
@@ -17,7 +17,7 @@ __all__ = ["sorted_pairs", "symbol_token", "symbol_label", "id_text"]
 def sorted_pairs(counts: Mapping[tuple, int]) -> list[tuple[tuple, int]]:
     """``(pair, count)`` items, most frequent first.
 
-    Pairs of ids follow the series' tie rule (``pairs.pair_order``: the smaller pair first among
+    Pairs of ids follow the series' tie rule (``textbook.pair_order``: the smaller pair first among
     equal counts); pairs of str symbols keep the order they were first seen among equal counts.
 
     >>> sorted_pairs({(98, 99): 2, (97, 98): 2, (99, 99): 5})

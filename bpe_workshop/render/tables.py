@@ -191,7 +191,7 @@ def pair_counts_html(
 
     ``counts`` maps pairs of ids (rendered through ``vocab``, default: the 256 single bytes) or
     pairs of str symbols (the by-hand example) to counts. Pairs of ids are ordered by the
-    series' tie rule (``pairs.pair_order``); pairs of symbols by count, first seen first.
+    series' tie rule (``textbook.pair_order``); pairs of symbols by count, first seen first.
     Pairs in ``highlight`` are marked (e.g. the pair chosen next, or the tied pairs).
     ``id_column=False`` leaves out the column of pair ids (they stay in each row's hover text),
     for a narrow table beside other views.

@@ -4,9 +4,10 @@ Lineage: GPT-2's byte-level BPE (Radford et al. 2019) as tiktoken runs it: text 
 chunks by a regex (optional here), each chunk's UTF-8 bytes start as ids 0-255, and learned
 merges combine adjacent ids into new ones. Encoding merges the present pair with the lowest
 rank first; special tokens follow tiktoken's ``allowed_special`` / ``disallowed_special`` rules.
-Trainers live in ``train_naive`` / ``train_fast``, chunk encoders in ``encode_naive`` /
-``encode_fast``, the model file in ``model_file``, the merge recovery from tiktoken's ranks in
-``tiktoken_bridge``; this class checks its input and hands the work to them.
+The algorithms live in ``algorithm.textbook`` (train, encode, build the vocabulary, decode) and
+their fast twins ``train_fast`` / ``encode_fast``, the model file in ``model_file``, the merge
+recovery from tiktoken's ranks in ``tiktoken_bridge``; this class checks its input, once, and
+hands the work to them.
 Left out: Unicode normalization, byte fallback tricks of other tokenizers, dropout.
 Special tokens are checked in ``special_tokens``; text becomes chunks in ``chunking`` (lone
 surrogates become U+FFFD, as in tiktoken).
@@ -19,9 +20,10 @@ import warnings
 from collections.abc import Callable, Collection, Iterable
 from pathlib import Path
 
-from bpe_workshop.algorithm import encode_fast, encode_naive, train_fast, train_naive
+from bpe_workshop.algorithm import encode_fast, textbook, train_fast
 from bpe_workshop.algorithm.chunking import encodable, replace_lone_surrogates, training_chunks
 from bpe_workshop.algorithm.patterns import (
+    Deadline,
     DroppedTextWarning,
     left_out,
     left_out_message,
@@ -44,13 +46,8 @@ __all__ = ["MAX_ID", "ByteLevelBPE", "replace_lone_surrogates"]
 
 Pair = tuple[int, int]
 
-_ALGORITHMS = {"fast": (train_fast, encode_fast), "naive": (train_naive, encode_naive)}
-
-
-def _check_algorithm(algorithm: object) -> str:
-    if not isinstance(algorithm, str) or algorithm not in _ALGORITHMS:
-        raise ValueError(f"algorithm must be 'fast' or 'naive', got {algorithm!r}")
-    return algorithm
+_TRAINERS = {"fast": train_fast, "naive": textbook}  # the same merges, at different speeds
+MAX_VOCAB_BYTES = 2**26  # all tokens' bytes together; real models hold a few MB (o200k: 1.4)
 
 
 class ByteLevelBPE:
@@ -128,7 +125,8 @@ class ByteLevelBPE:
         require_int(vocab_size, "vocab_size", minimum=256, example=512,
                     why="the 256 byte tokens; each merge adds one")
         require_int(vocab_size, "vocab_size", maximum=MAX_ID, example=512)
-        trainer = _ALGORITHMS[_check_algorithm(algorithm)][0]
+        if not isinstance(algorithm, str) or algorithm not in _TRAINERS:
+            raise ValueError(f"algorithm must be 'fast' or 'naive', got {algorithm!r}")
         pattern = resolve_pattern(pattern)
         if progress is not None:
             require_callable(progress, "progress",
@@ -139,7 +137,7 @@ class ByteLevelBPE:
         if dropped:
             warnings.warn(left_out_message(pattern, dropped), DroppedTextWarning, stacklevel=2)
         num_merges = vocab_size - 256
-        records = trainer.learn_merges(chunks, num_merges, progress=progress)
+        records = _TRAINERS[algorithm].learn_merges(chunks, num_merges, progress=progress)
         stop_message = None
         if len(records) < num_merges:
             stop_message = (
@@ -194,8 +192,10 @@ class ByteLevelBPE:
         return byte_ids
 
     def _build_vocab(self) -> dict[int, bytes]:
-        vocab = {i: bytes([b]) for b, i in enumerate(self.byte_ids)}  # id -> bytes
-        for pair, new_id in self.merges.items():
+        """Check every merge (ids, order, size), then let the textbook build the vocabulary."""
+        length = dict.fromkeys(self.byte_ids, 1)  # id -> token length in bytes
+        total = 256
+        for number, (pair, new_id) in enumerate(self.merges.items(), start=1):
             if not isinstance(pair, tuple) or len(pair) != 2:
                 raise TypeError(f"each key of merges must be a pair of ids such as (97, 98), "
                                 f"got {describe(pair)}")
@@ -203,7 +203,7 @@ class ByteLevelBPE:
             for what, i in (("left id", left), ("right id", right), ("new id", new_id)):
                 require_int(i, f"the {what} of merge {pair!r} -> {new_id!r}", minimum=0,
                             maximum=MAX_ID)
-            if left not in vocab or right not in vocab or new_id in vocab:
+            if left not in length or right not in length or new_id in length:
                 raise ValueError(
                     f"merge ({left}, {right}) -> {new_id} does not fit: each merge must combine "
                     f"ids that exist already and mint a new id, in merge order"
@@ -214,10 +214,16 @@ class ByteLevelBPE:
                 raise ValueError(
                     f"merge ({left}, {right}) -> {new_id} does not fit: its new id must be above "
                     f"both ids it joins (a merge's id is its rank, so later merges get larger "
-                    f"ids); renumber it, e.g. ({left}, {right}) -> {max(vocab) + 1}"
+                    f"ids); renumber it, e.g. ({left}, {right}) -> {max(length) + 1}"
                 )
-            vocab[new_id] = vocab[left] + vocab[right]
-        return vocab
+            length[new_id] = length[left] + length[right]
+            total += length[new_id]
+            if total > MAX_VOCAB_BYTES:  # merges that double a token each line: 2**45 bytes
+                raise ValueError(
+                    f"merge {number}, ({left}, {right}) -> {new_id}, makes a token of "
+                    f"{length[new_id]:,} bytes and the vocabulary more than {MAX_VOCAB_BYTES:,} "
+                    f"bytes: these merges keep doubling a token, which no trained model does")
+        return textbook.build_vocab(self.merges, self.byte_ids)
 
     def _register_special_tokens(self, special_tokens: dict[str, int]) -> None:
         check_special_tokens(special_tokens, first_free_id=max(self.vocab) + 1)
@@ -249,8 +255,6 @@ class ByteLevelBPE:
         text: str,
         allowed_special: str | Collection[str] = frozenset(),
         disallowed_special: str | Collection[str] = "all",
-        *,
-        algorithm: str = "fast",
     ) -> list[int]:
         """Encode ``text`` to ids, with tiktoken's rules for special tokens.
 
@@ -259,7 +263,7 @@ class ByteLevelBPE:
         ``allowed_special`` lists the special tokens to encode as such (``"all"`` for every one);
         ``disallowed_special`` lists those whose appearance raises ValueError (``"all"``, the
         default, means every special token not allowed); special tokens in neither are encoded
-        as ordinary text. ``algorithm`` is as in :meth:`encode_ordinary`.
+        as ordinary text.
 
         >>> tok = ByteLevelBPE.train("ab ab ab", 257, special_tokens={"<|end|>": 300})
         >>> tok.encode("ab<|end|>", allowed_special="all")
@@ -272,64 +276,76 @@ class ByteLevelBPE:
         ValueError: the text contains '<|end|>', which is a special token; pass ...
         """
         require_str(text, "text")
-        _check_algorithm(algorithm)
         allowed = allowed_in(text, self.special_tokens, allowed_special, disallowed_special)
         if not allowed:
-            return self.encode_ordinary(text, algorithm=algorithm)
+            return self.encode_ordinary(text)
         # ordinary text between allowed special tokens, each special token as its own id
         ids = []
         start = 0
         for match in special_regex(allowed).finditer(text):
-            ids += self.encode_ordinary(text[start:match.start()], algorithm=algorithm)
+            ids += self.encode_ordinary(text[start:match.start()])
             ids.append(self.special_tokens[match.group()])
             start = match.end()
-        ids += self.encode_ordinary(text[start:], algorithm=algorithm)
+        ids += self.encode_ordinary(text[start:])
         return ids
 
-    def encode_ordinary(self, text: str, *, algorithm: str = "fast") -> list[int]:
+    def encode_ordinary(self, text: str) -> list[int]:
         """Encode ``text`` treating special tokens as plain text (tiktoken's name for this).
 
         The text is split into chunks with the pattern, and each chunk's bytes are merged on
-        their own: ``algorithm="naive"`` runs the textbook loop of ``encode_naive``, ``"fast"``
-        (the default) ``encode_fast``, which gives the same ids. A pattern that leaves text out
-        of every chunk warns once per tokenizer (that text gets no ids).
+        their own by ``encode_fast``, which gives the ids of ``textbook.encode_chunks`` (a
+        property test checks it). A pattern that leaves text out of every chunk warns once per
+        tokenizer (that text gets no ids).
 
-        >>> tok = ByteLevelBPE({(97, 98): 256, (98, 99): 257, (97, 257): 258})
-        >>> tok.encode_ordinary("abc"), tok.encode_ordinary("abc", algorithm="naive")
-        ([256, 99], [256, 99])
+        >>> ByteLevelBPE({(97, 98): 256, (98, 99): 257, (97, 257): 258}).encode_ordinary("abc")
+        [256, 99]
         """
         require_str(text, "text")
-        encoder = _ALGORITHMS[_check_algorithm(algorithm)][1]
         text = encodable(text)
-        chunks = split_text(text, self.pattern)
+        deadline = Deadline.for_text(text)  # the split and the check for dropped text share it
+        chunks = split_text(text, self.pattern, deadline)
         if not self._warned_left_out:
-            dropped = left_out(text, chunks, self.pattern)
+            dropped = left_out(text, chunks, self.pattern, deadline)
             if dropped:
                 self._warned_left_out = True
                 warnings.warn(left_out_message(self.pattern, dropped), DroppedTextWarning,
                               stacklevel=2)
-        if encoder is encode_fast:
-            return encode_fast.encode_chunks(chunks, self.merges, self.byte_ids, self._cache)
-        return encode_naive.encode_chunks(chunks, self.merges, self.byte_ids)
+        return encode_fast.encode_chunks(chunks, self.merges, self.byte_ids, self._cache)
 
-    def encode_chunk(self, text_bytes: bytes, *, algorithm: str = "fast") -> list[int]:
+    def encode_chunk(self, text_bytes: bytes) -> list[int]:
         """Encode one chunk's bytes: merge the present pair with the lowest rank, repeatedly.
 
         A merge's rank is its new id (ids are minted in merge order), so the earliest learned
         merge goes first.
 
-        >>> tok = ByteLevelBPE.train("aaabdaaabac", 259)
-        >>> tok.encode_chunk(b"aaab"), tok.encode_chunk(b"aaab", algorithm="naive")
-        ([258], [258])
+        >>> ByteLevelBPE.train("aaabdaaabac", 259).encode_chunk(b"aaab")
+        [258]
         """
         if not isinstance(text_bytes, (bytes, bytearray)):
             raise TypeError(f"text_bytes must be bytes, got {describe(text_bytes)}; pass e.g. "
                             f"text.encode('utf-8')")
-        if _check_algorithm(algorithm) == "naive":
-            return encode_naive.encode_chunk(text_bytes, self.merges, self.byte_ids)
         return encode_fast.encode_chunk(text_bytes, self.merges, self.byte_ids)
 
     # ----- decoding ---------------------------------------------------------------------
+
+    def _checked_ids(self, ids: object) -> list[int]:
+        """``ids`` as a list, each one an int the vocabulary knows; else the error that says so."""
+        if isinstance(ids, (int, str, bytes)) or not isinstance(ids, Iterable):
+            example = f"[{ids}]" if isinstance(ids, int) else "[104, 105]"
+            raise TypeError(f"ids must be a list of ints, got {type(ids).__name__}; "
+                            f"pass e.g. {example}")
+        ids = list(ids)
+        for position, i in enumerate(ids):
+            # subtle: True and 97.0 are dict keys equal to 1 and 97, so check the type first
+            if isinstance(i, bool) or not isinstance(i, numbers.Integral):
+                raise TypeError(f"ids must be ints, got {describe(i)} at position "
+                                f"{position}; pass e.g. [104, 105]")
+            if i not in self.vocab:
+                special = sorted(self.special_tokens.values())
+                extra = f" and the special token ids {special}" if special else ""
+                raise ValueError(f"unknown token id {i!r}: valid ids are the ints "
+                                 f"0..{255 + len(self.merges)}{extra}")
+        return ids
 
     def token_bytes(self, ids: Iterable[int]) -> list[bytes]:
         """The bytes of each id, one bytes object per id (not always valid UTF-8).
@@ -337,32 +353,7 @@ class ByteLevelBPE:
         >>> ByteLevelBPE.train("aaabdaaabac", 259).token_bytes([258, 100])
         [b'aaab', b'd']
         """
-        vocab = self.vocab
-        if isinstance(ids, (int, str, bytes)) or not isinstance(ids, Iterable):
-            example = f"[{ids}]" if isinstance(ids, int) else "[104, 105]"
-            raise TypeError(f"ids must be a list of ints, got {type(ids).__name__}; "
-                            f"pass e.g. {example}")
-        ids = list(ids)
-        # subtle: True and 97.0 are dict keys equal to 1 and 97, so check the types first
-        if not set(map(type, ids)) <= {int}:
-            for position, i in enumerate(ids):
-                if isinstance(i, bool) or not isinstance(i, numbers.Integral):
-                    raise TypeError(f"ids must be ints, got {describe(i)} at position "
-                                    f"{position}; pass e.g. [104, 105]")
-        try:
-            return [vocab[i] for i in ids]
-        except KeyError:
-            pass
-        for i in ids:
-            if i not in vocab:
-                raise ValueError(f"unknown token id {i!r}: {self._valid_ids()}")
-        raise AssertionError("unreachable: every id was found on the second pass")
-
-    def _valid_ids(self) -> str:
-        top = 255 + len(self.merges)
-        special = sorted(self.special_tokens.values())
-        extra = f" and the special token ids {special}" if special else ""
-        return f"valid ids are the ints 0..{top}{extra}"
+        return [self.vocab[i] for i in self._checked_ids(ids)]
 
     def decode_bytes(self, ids: Iterable[int]) -> bytes:
         """The bytes the ids stand for, joined.
@@ -373,9 +364,7 @@ class ByteLevelBPE:
         return b"".join(self.token_bytes(ids))
 
     def decode(self, ids: Iterable[int]) -> str:
-        """Text for ``ids``; bytes that are not valid UTF-8 become U+FFFD.
-
-        A single token need not be valid UTF-8: byte 128 alone is half of a character.
+        """Text for ``ids`` (``textbook.decode``); bytes that are not valid UTF-8 become U+FFFD.
 
         >>> ByteLevelBPE().decode([104, 105, 128])
         'hi�'
@@ -384,4 +373,4 @@ class ByteLevelBPE:
         ...
         ValueError: unknown token id 999: valid ids are the ints 0..255
         """
-        return self.decode_bytes(ids).decode("utf-8", errors="replace")
+        return textbook.decode(self._checked_ids(ids), self.vocab)

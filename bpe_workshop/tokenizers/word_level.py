@@ -10,7 +10,7 @@ the text comes back with its whitespace normalised to single spaces.
 
 Tie rule: the pair with the highest count wins; among equal counts the smallest pair wins,
 comparing the left symbol first, then the right one, as Python compares ``(str, str)`` tuples.
-It is the byte-level rule of ``pairs.best_pair`` (the same ``pairs.pair_order`` key), applied to
+It is the byte-level rule of ``textbook.best_pair`` (the same ``pair_order`` key), applied to
 strings instead of ids: a byte-level merged token sorts by when it was made (its id is above
 255), a word-level merged symbol sorts by its text (``"es" < "s"``). On the paper's toy corpus the
 three pairs counted 9 times are ``('e', 's') < ('s', 't') < ('t', '</w>')``, so ``es`` comes first.
@@ -38,7 +38,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from bpe_workshop.algorithm import word_train_fast, word_train_naive
-from bpe_workshop.algorithm.pairs import merge
+from bpe_workshop.algorithm.textbook import merge
 from bpe_workshop.algorithm.word_paper import (
     merge_vocab,
     merge_vocab_buggy,

@@ -23,8 +23,8 @@ from collections import OrderedDict
 
 import ipywidgets as widgets
 
-from bpe_workshop.algorithm.pairs import get_stats
 from bpe_workshop.algorithm.patterns import resolve_pattern, split_text
+from bpe_workshop.algorithm.textbook import get_stats
 from bpe_workshop.render.style import view
 from bpe_workshop.render.tables import message_html, pair_counts_html, token_chip
 from bpe_workshop.render.tokens import tokens_html

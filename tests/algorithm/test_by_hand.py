@@ -165,7 +165,7 @@ def test_decompress_round_trip(text, tie_rule):
 @given(st.text(alphabet="abcd", max_size=40))
 def test_smallest_rule_matches_byte_level_training(text):
     # the by-hand run and byte-level training make the same choices, fresh symbol k <-> id 256 + k
-    from bpe_workshop.algorithm.train_naive import learn_merges
+    from bpe_workshop.algorithm.textbook import learn_merges
 
     steps = replace_pairs_by_hand(text, symbols=MANY_SYMBOLS)
     records = learn_merges([text.encode("ascii")], len(MANY_SYMBOLS))

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bpe_workshop.algorithm import train_fast, train_naive
+from bpe_workshop.algorithm import textbook, train_fast
 from bpe_workshop.algorithm.patterns import (
     GPT2_PATTERN,
     GPT4_PATTERN,
@@ -21,7 +21,7 @@ PATTERNS = [None, GPT2_PATTERN, GPT4_PATTERN, WHITESPACE_PATTERN]
 
 def both(chunks: list[bytes], num_merges: int) -> list[MergeRecord]:
     """Run both trainers, assert they agree, return the records."""
-    naive = train_naive.learn_merges(chunks, num_merges)
+    naive = textbook.learn_merges(chunks, num_merges)
     fast = train_fast.learn_merges(chunks, num_merges)
     assert fast == naive
     return fast

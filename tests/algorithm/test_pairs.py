@@ -4,7 +4,6 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bpe_workshop.algorithm.pairs import best_pair, get_stats, merge
 from bpe_workshop.algorithm.patterns import (
     GPT2_PATTERN,
     GPT4_PATTERN,
@@ -14,7 +13,7 @@ from bpe_workshop.algorithm.patterns import (
     split_text,
 )
 from bpe_workshop.algorithm.records import MergeRecord
-from bpe_workshop.algorithm.train_naive import learn_merges
+from bpe_workshop.algorithm.textbook import best_pair, get_stats, learn_merges, merge
 from bpe_workshop.files.offline import get_encoding
 
 

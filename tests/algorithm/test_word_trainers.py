@@ -59,7 +59,7 @@ def test_joined_at_replays_the_merges(words, num_merges):
         assert split_at(initial_split(word), joined, 0) == split
         for record in training.records:
             merged, k = [], 0
-            while k < len(split):  # merge left to right, as pairs.merge does
+            while k < len(split):  # merge left to right, as textbook.merge does
                 if k + 1 < len(split) and (split[k], split[k + 1]) == record.pair:
                     merged.append(record.new_symbol)
                     k += 2

@@ -84,8 +84,8 @@ CASES = [
      "text must be a str, got bytes (decode bytes first, e.g. data.decode('utf-8'))"),
     ("encode_chunk a str", lambda: tok().encode_chunk("ab"), TypeError,
      "text_bytes must be bytes, got str 'ab'; pass e.g. text.encode('utf-8')"),
-    ("encode algorithm='quick'", lambda: tok().encode("a", algorithm="quick"), ValueError,
-     "algorithm must be 'fast' or 'naive', got 'quick'"),
+    ("train algorithm='quick'", lambda: ByteLevelBPE.train("a", 256, algorithm="quick"),
+     ValueError, "algorithm must be 'fast' or 'naive', got 'quick'"),
     # train
     ("progress=5", lambda: ByteLevelBPE.train("abab", 260, progress=5), TypeError,
      "progress must be a function (something callable), got int 5; "
@@ -102,7 +102,7 @@ CASES = [
      ValueError, "algorithm must be 'fast' or 'naive', got 'quick'"),
     ("pattern=5", lambda: ByteLevelBPE(pattern=5), TypeError,
      "pattern must be a str, got int 5; pass a regex, one of the names whitespace, gpt2, gpt4, "
-     "cl100k_base, or None"),
+     "cl100k_base, o200k_base, or None"),
 ]
 
 

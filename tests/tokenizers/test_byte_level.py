@@ -7,8 +7,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bpe_workshop.algorithm import encode_fast
-from bpe_workshop.algorithm.pairs import merge
 from bpe_workshop.algorithm.patterns import GPT2_PATTERN, GPT4_PATTERN, split_text
+from bpe_workshop.algorithm.textbook import merge
 from bpe_workshop.files.corpora import load_english, load_multilingual
 from bpe_workshop.tokenizers import byte_level
 from bpe_workshop.tokenizers.byte_level import ByteLevelBPE

@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bpe_workshop.algorithm.pairs import best_pair, merge
+from bpe_workshop.algorithm.textbook import best_pair, merge
 from bpe_workshop.tokenizers.word_level import (
     END_OF_WORD,
     UNK,

@@ -106,7 +106,7 @@ def test_widget_merge_stepper_edge_cases_are_messages(text, vocab_size, message)
 
 
 def test_widget_merge_stepper_counts_repeated_chunks_once_but_weighted(stepper):
-    from bpe_workshop.algorithm.pairs import get_stats
+    from bpe_workshop.algorithm.textbook import get_stats
 
     for step in (0, 10, 44):
         counts = {}
