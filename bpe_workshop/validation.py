@@ -9,6 +9,7 @@ modules that know the meaning check that themselves.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable
 from typing import Any
 
@@ -79,9 +80,10 @@ def require_int(
     example: Any = _NO_EXAMPLE,
     why: str | None = None,
 ) -> int:
-    """``value`` if it is an int (not a bool) within ``[minimum, maximum]``, else an error.
+    """``value`` as an int if it is an integer (not a bool) within ``[minimum, maximum]``.
 
-    A wrong type is a TypeError, a value out of range a ValueError; ``why`` explains the bound.
+    Any integer type counts (``numpy.int64`` too, through ``operator.index``). A wrong type is a
+    TypeError, a value out of range a ValueError; ``why`` explains the lower bound.
 
     >>> require_int(512, "vocab_size", minimum=256)
     512
@@ -102,14 +104,19 @@ def require_int(
     ...
     ValueError: id must be at most 9, got 10
     """
-    if isinstance(value, bool) or not isinstance(value, int):
+    try:
+        number = None if isinstance(value, bool) else operator.index(value)
+    except TypeError:
+        number = None
+    if number is None:
         raise TypeError(f"{name} must be an int, got {describe(value)}"
                         f"{_suggestion(name, example)}")
+    value = number
     low = minimum is not None and value < minimum
     high = maximum is not None and value > maximum
     if low or high:
         bound = f"at least {minimum}" if low else f"at most {maximum}"
-        because = f" ({why})" if why else ""
+        because = f" ({why})" if why and low else ""
         raise ValueError(f"{name} must be {bound}{because}, got {value}"
                          f"{_suggestion(name, example)}")
     return value

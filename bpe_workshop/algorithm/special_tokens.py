@@ -35,6 +35,9 @@ def check_special_tokens(special_tokens: object, first_free_id: int) -> None:
         require_str(text, "each special token text", hint="e.g. '<|endoftext|>'")
         if not text:
             raise ValueError("a special token text must not be empty; use e.g. '<|endoftext|>'")
+        if not text.isascii() and not encodes(text):
+            raise ValueError(f"special token {text!r} holds a lone surrogate, which UTF-8 cannot "
+                             f"store; write the character it belongs to, or leave it out")
         require_int(i, f"the id of special token {text!r}", maximum=MAX_ID)
         if i < first_free_id:
             raise ValueError(
@@ -46,6 +49,15 @@ def check_special_tokens(special_tokens: object, first_free_id: int) -> None:
             raise ValueError(f"special tokens {owner[i]!r} and {text!r} both have id {i}; "
                              f"give each one its own id")
         owner[i] = text
+
+
+def encodes(text: str) -> bool:
+    """Whether ``text`` can be stored as UTF-8 (no lone surrogates such as ``"\\ud800"``)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def special_regex(tokens: Iterable[str]) -> regex.Pattern:

@@ -87,7 +87,8 @@ def save_byte_level(prefix: str | os.PathLike, *, merges: dict[Pair, int], patte
     >>> folder.cleanup()
     """
     if list(merges.values()) != list(range(256, 256 + len(merges))):
-        raise ValueError("only merges minting ids 256, 257, ... in order can be saved")
+        raise ValueError("only merges minting ids 256, 257, ... in order can be saved; "
+                         "renumber them first: tok = tok.renumbered()")
     base = _target(prefix, "prefix", "ByteLevelBPE.save", "models/my_tokenizer")
     base = base.with_name(base.name.removesuffix(".model"))
     model_path = base.with_name(base.name + ".model")

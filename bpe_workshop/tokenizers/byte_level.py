@@ -122,9 +122,8 @@ class ByteLevelBPE:
         ValueError: vocab_size must be at least 256 (the 256 byte tokens; each merge adds one), ...
         """
         require_str(text, "text")
-        require_int(vocab_size, "vocab_size", minimum=256, example=512,
-                    why="the 256 byte tokens; each merge adds one")
-        require_int(vocab_size, "vocab_size", maximum=MAX_ID, example=512)
+        vocab_size = require_int(vocab_size, "vocab_size", minimum=256, maximum=MAX_ID,
+                                 example=512, why="the 256 byte tokens; each merge adds one")
         if not isinstance(algorithm, str) or algorithm not in _TRAINERS:
             raise ValueError(f"algorithm must be 'fast' or 'naive', got {algorithm!r}")
         pattern = resolve_pattern(pattern)
@@ -179,6 +178,16 @@ class ByteLevelBPE:
         return model_file.save_byte_level(prefix, merges=self.merges, pattern=self.pattern,
                                           special_tokens=self.special_tokens,
                                           byte_ids=self.byte_ids, vocab=self.vocab)
+
+    def renumbered(self) -> ByteLevelBPE:
+        """The same tokenizer with merge ids 256, 257, ... in merge order (the file format's).
+
+        >>> ByteLevelBPE({(104, 105): 300, (300, 33): 310}).renumbered().merges
+        {(104, 105): 256, (256, 33): 257}
+        """
+        new = {old: 256 + k for k, old in enumerate(self.merges.values())}  # old id -> new id
+        merges = {(new.get(a, a), new.get(b, b)): new[i] for (a, b), i in self.merges.items()}
+        return ByteLevelBPE(merges, self.pattern, self.special_tokens, byte_ids=self.byte_ids)
 
     @staticmethod
     def _checked_byte_ids(byte_ids: object) -> list[int]:
