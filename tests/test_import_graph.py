@@ -1,8 +1,8 @@
-"""The package's import graph: no cycle, and the engine never imports the teaching layers.
+"""The package's layers: folders that import downward only, and a handful of modules at the top.
 
-Every ``import`` and ``from ... import`` in every module of ``bpe_workshop`` counts, including
-those inside functions (an import moved into a function to dodge a cycle is still a cycle).
-The engine is everything except ``render/``, ``widgets/``, ``exercises/`` and ``check.py``.
+A module counts as its top folder (``bpe_workshop.algorithm.textbook`` is ``algorithm``). Every
+``import`` and ``from ... import`` counts, including those inside functions (an import moved
+into a function to dodge a cycle is still a cycle).
 """
 
 import ast
@@ -11,87 +11,54 @@ from pathlib import Path
 import bpe_workshop
 
 PACKAGE = Path(bpe_workshop.__file__).parent
-TEACHING = ("bpe_workshop.render", "bpe_workshop.widgets", "bpe_workshop.exercises",
-            "bpe_workshop.check")
+# each layer may import the layers before it, and itself
+LAYERS = ["validation", "token_text", "algorithm", "files", "tokenizers", "render", "widgets",
+          "exercises", "__init__", "check"]
+RANK = {layer: LAYERS.index(layer) for layer in LAYERS} | {"token_text": 0, "validation": 0}
 
 
-def module_name(path: Path) -> str:
-    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
-    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+def layer_of(path: Path) -> str:
+    """The top folder of a module, or the module's own name for the top-level ones."""
+    return path.relative_to(PACKAGE).with_suffix("").parts[0]
 
 
-MODULES = {module_name(path): path for path in PACKAGE.rglob("*.py")}
-
-
-def imports_of(name: str) -> set[str]:
-    """The package's modules that module ``name`` imports, anywhere in its code."""
-    path = MODULES[name]
-    is_package = path.name == "__init__.py"
+def imported_layers(path: Path) -> set[str]:
+    """The layers the module at ``path`` imports from, anywhere in its code."""
     found = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Import):
-            targets = [alias.name for alias in node.names]
-        elif isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:  # relative: climb from this module's package
-                package = name.split(".") if is_package else name.split(".")[:-1]
-                package = package[:len(package) - (node.level - 1)]
-                base = ".".join(package + ([base] if base else []))
-            # "from pkg import sub" imports the submodule pkg.sub when there is one
-            targets = [f"{base}.{alias.name}" if f"{base}.{alias.name}" in MODULES else base
-                       for alias in node.names]
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names = [f"{node.module}.{alias.name}" for alias in node.names]
         else:
+            assert not isinstance(node, ast.ImportFrom), f"{path}: use absolute imports"
             continue
-        for target in targets:
-            # "import a.b.c" names a.b.c; keep the longest prefix that is one of our modules
-            while target and target not in MODULES:
-                target = target.rpartition(".")[0]
-            if target and target != name:
-                found.add(target)
+        for name in names:
+            parts = name.split(".")
+            if parts[0] == "bpe_workshop":  # "from bpe_workshop import X" takes X from __init__
+                is_module = len(parts) > 1 and (PACKAGE / parts[1]).with_suffix(".py").exists()
+                is_folder = len(parts) > 1 and (PACKAGE / parts[1] / "__init__.py").exists()
+                found.add(parts[1] if is_module or is_folder else "__init__")
     return found
 
 
-GRAPH = {name: imports_of(name) for name in MODULES}
+EDGES = {(layer_of(path), target) for path in PACKAGE.rglob("*.py")
+         for target in imported_layers(path) if target != layer_of(path)}
 
 
-def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
-    """One cycle as a list of modules (first repeated at the end), or None."""
-    state = {}  # module -> "open" while on the current path, "done" once fully explored
-    path = []
-
-    def visit(node):
-        state[node] = "open"
-        path.append(node)
-        for nxt in sorted(graph[node]):
-            if state.get(nxt) == "open":
-                return path[path.index(nxt):] + [nxt]
-            if nxt not in state and (cycle := visit(nxt)):
-                return cycle
-        path.pop()
-        state[node] = "done"
-        return None
-
-    for node in sorted(graph):
-        if node not in state and (cycle := visit(node)):
-            return cycle
-    return None
+def test_the_layers_are_read_from_real_imports():
+    assert ("tokenizers", "algorithm") in EDGES and ("widgets", "render") in EDGES
+    assert {layer for layer, _ in EDGES} <= set(LAYERS)
 
 
-def test_the_graph_is_read_from_real_imports():
-    assert "bpe_workshop.tokenizers.byte_level" in GRAPH["bpe_workshop"]
-    assert "bpe_workshop.algorithm.encode_fast" in GRAPH["bpe_workshop.tokenizers.byte_level"]
-    assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
-    assert find_cycle({"a": {"b"}, "b": set()}) is None
+def test_folders_import_downward_only():
+    upward = sorted((a, b) for a, b in EDGES if RANK[b] > RANK[a])
+    assert upward == [], f"imports against the layer order {LAYERS}: {upward}"
 
 
-def test_no_import_cycle_in_the_package():
-    cycle = find_cycle(GRAPH)
-    assert cycle is None, f"import cycle: {' -> '.join(cycle)}"
-
-
-def test_the_engine_never_imports_render_widgets_or_exercises():
-    engine = [name for name in GRAPH if not name.startswith(TEACHING)]
-    assert "bpe_workshop.tokenizers.byte_level" in engine
-    assert "bpe_workshop.files.model_file" in engine
-    wrong = {name: sorted(t for t in GRAPH[name] if t.startswith(TEACHING)) for name in engine}
-    assert not {name: targets for name, targets in wrong.items() if targets}
+def test_at_most_five_modules_at_the_top_and_each_folder_says_what_it_is():
+    top = sorted(path.name for path in PACKAGE.glob("*.py"))
+    assert len(top) <= 5, top
+    for folder in sorted(path for path in PACKAGE.iterdir() if (path / "__init__.py").exists()):
+        doc = ast.get_docstring(ast.parse((folder / "__init__.py").read_text(encoding="utf-8")))
+        assert doc and "May import" in doc, f"{folder.name}/__init__.py needs a layer docstring"

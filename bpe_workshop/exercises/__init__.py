@@ -1,4 +1,4 @@
-"""Exercise checkers for the notebooks: ``check_<exercise>(my_<exercise>)`` prints a verdict.
+"""Layer 6, exercises: the checkers, ``check_<exercise>(my_<exercise>)`` prints a verdict.
 
 ``core.check`` is the one engine. Each notebook's checkers live in a module of their own, named
 after the notebook (``nb00`` ... ``nb08``), and every notebook imports its checkers from that
@@ -14,6 +14,7 @@ Worked solutions live beside the notebooks, one solutions notebook per notebook:
 ``notebooks/solutions/NN_<topic>_solutions.ipynb``. The tests run each solution against its
 checker, and check that known wrong answers fail, that the untouched stub is "not attempted", and
 that no answer of any kind (wrong types, ``sys.exit()``, an endless loop) stops a checker.
+May import: ``widgets``, ``render`` and every layer below them.
 """
 
 from bpe_workshop.exercises.core import CheckResult, check

@@ -1,10 +1,11 @@
-"""Rendering: pure functions that turn tokens, records and counts into HTML strings or figures.
+"""Layer 4, rendering: pure functions that turn tokens, records and counts into HTML or figures.
 
 Nothing here holds state or imports ipywidgets; the widgets in ``bpe_workshop.widgets`` call
 these functions, and notebooks may call them directly (``HTML(tokens_html(...))``).
 Modules: ``pieces`` computes how token bytes fall into characters (data, no HTML); ``tokens``
 and ``tables`` draw HTML with the one stylesheet of ``style``; ``labels`` orders and names
 pairs for tables and ``plots`` alike.
+May import: ``tokenizers``, ``files``, ``algorithm``, the shared top modules; not ipywidgets.
 """
 from bpe_workshop.render.plots import (
     compression_figure,

@@ -1,4 +1,4 @@
-"""Interactive widgets (ipywidgets 8) for the notebooks: thin controls over ``render``.
+"""Layer 5, widgets: interactive controls (ipywidgets 8) for the notebooks, thin over ``render``.
 
 One public name per widget: the function below, which returns an object that displays as its
 widget box when it ends a cell; its controls and output ``HTML`` widgets are attributes, so
@@ -13,6 +13,7 @@ tests set values and read the HTML. Bad arguments raise at once; problems met wh
 - ``word_stepper(text_or_tokenizer, num_merges=20)``
 - ``training_progress(total)``: a ``progress=`` callback for ``ByteLevelBPE.train``, best used
   as ``with training_progress(total) as progress: ...``
+May import: ``render`` and every layer below it.
 """
 from bpe_workshop.widgets.merge_stepper import merge_stepper
 from bpe_workshop.widgets.playground import token_playground
