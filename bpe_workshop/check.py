@@ -10,7 +10,8 @@ What it checks, in order:
   drifts from ``pyproject.toml``): importable, with its version, and the version allowed;
 - the two JupyterLab front-end extensions the series needs: ipywidgets' widget manager (without
   it every widget shows as a line of text) and RISE (the slides);
-- GPT-2's and GPT-4's encodings loading offline and giving their known ids for "hello world";
+- tiktoken's cache setting, then GPT-2's, GPT-4's and GPT-4o's encodings loading offline and
+  giving their known ids for "hello world";
 - matplotlib drawing a chart (Agg, into memory);
 - the corpora the notebooks train on;
 - a tiny training run that round-trips its text.
@@ -36,10 +37,10 @@ from __future__ import annotations
 
 import importlib
 import importlib.metadata as metadata
+import importlib.util
 import io
 import json
 import os
-import re
 import sys
 import tempfile
 from collections.abc import Callable
@@ -106,63 +107,38 @@ def declared_dependencies() -> list[tuple[str, str]]:
     >>> any(name == "pytest" for name, _ in declared_dependencies())
     False
     """
-    found = []
-    for line in metadata.requires(DISTRIBUTION) or []:
-        requirement, _, marker = line.partition(";")
-        if "extra" in marker:
-            continue
-        match = re.match(r"\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s*(?:\[[^\]]*\])?\s*(.*)", requirement)
-        assert match, f"unreadable requirement {line!r}"
-        found.append((match.group(1), match.group(2).strip().strip("()")))
-    return found
+    from packaging.requirements import Requirement
 
-
-def version_tuple(version: str) -> tuple[int, ...]:
-    """The leading numbers of a version string.
-
-    >>> version_tuple("3.10.0rc1"), version_tuple("2022.1.18")
-    ((3, 10, 0), (2022, 1, 18))
-    """
-    numbers = []
-    for part in version.split("."):
-        match = re.match(r"\d+", part)
-        if not match:
-            break
-        numbers.append(int(match.group()))
-        if match.group() != part:
-            break
-    return tuple(numbers)
+    requirements = [Requirement(line) for line in metadata.requires(DISTRIBUTION) or []]
+    return [(r.name, str(r.specifier)) for r in requirements
+            if r.marker is None or r.marker.evaluate({"extra": ""})]
 
 
 def satisfies(version: str, specifier: str) -> bool:
-    """Whether ``version`` meets every ``>=``/``>``/``<``/``<=``/``==``/``!=`` clause.
+    """Whether ``version`` meets ``specifier`` (PEP 440, read by ``packaging``).
 
     >>> satisfies("3.11.2", ">=3.11"), satisfies("3.10.9", ">=3.11"), satisfies("8.1", "")
     (True, False, True)
-    >>> satisfies("4.0", ">=3.6,<4")
-    False
+    >>> satisfies("4.0", ">=3.6,<4"), satisfies("3.13.0rc1", ">=3.11")
+    (False, True)
     """
-    have = version_tuple(version)
-    compare = {
-        ">=": lambda a, b: a >= b,
-        ">": lambda a, b: a > b,
-        "<=": lambda a, b: a <= b,
-        "<": lambda a, b: a < b,
-        "==": lambda a, b: a == b,
-        "!=": lambda a, b: a != b,
-    }
-    for clause in filter(None, (c.strip() for c in specifier.split(","))):
-        match = re.match(r"(>=|<=|==|!=|>|<)\s*(\S+)", clause)
-        if not match:
-            continue  # ~= and friends: not used by this package
-        operator, wanted = match.groups()
-        wanted_tuple = version_tuple(wanted)
-        width = max(len(have), len(wanted_tuple))
-        left = have + (0,) * (width - len(have))
-        right = wanted_tuple + (0,) * (width - len(wanted_tuple))
-        if not compare[operator](left, right):
-            return False
-    return True
+    from packaging.specifiers import SpecifierSet
+
+    return SpecifierSet(specifier).contains(version, prereleases=True)
+
+
+def shadowing_file(distribution: str, module: str) -> str | None:
+    """The file that ``import module`` would load instead of the installed distribution's.
+
+    A ``regex.py`` beside the notebooks, or a folder of that name on ``PYTHONPATH``, comes
+    first on ``sys.path`` and hides the real package; ``None`` when nothing does.
+    """
+    spec = importlib.util.find_spec(module)
+    if spec is None or not spec.origin or not Path(spec.origin).is_file():
+        return None
+    installed = Path(metadata.distribution(distribution).locate_file("")).resolve()
+    origin = Path(spec.origin).resolve()
+    return None if origin.is_relative_to(installed) else str(origin)
 
 
 def module_names(distribution: str) -> list[str]:
@@ -202,6 +178,13 @@ def check_dependency(distribution: str, specifier: str) -> Callable[[], str]:
         except metadata.PackageNotFoundError:
             raise CheckFailed(f"{distribution} is not installed", reinstall_fix()) from None
         for name in module_names(distribution):
+            shadow = shadowing_file(distribution, name)
+            if shadow:
+                raise CheckFailed(
+                    f"`import {name}` would load {shadow}, not the installed {distribution} "
+                    f"{version}: a file or folder named {name} hides it",
+                    f"rename or move {shadow} (keep your own files out of the names of "
+                    "packages), then run the check again")
             try:
                 importlib.import_module(name)
             except Exception as err:  # noqa: BLE001 - a broken package raises anything
@@ -241,6 +224,17 @@ def check_labextension(package: str, purpose: str, provider: str) -> Callable[[]
             "then restart JupyterLab",
         )
 
+    return check
+
+
+def check_cache_setting(folder: str | None) -> Callable[[], str]:
+    """tiktoken's cache folder as the attendee set it (the run itself uses a scratch folder)."""
+    def check() -> str:
+        if folder and Path(folder).exists() and not Path(folder).is_dir():
+            raise CheckFailed(f"TIKTOKEN_CACHE_DIR={folder} is a file, not a folder; encodings "
+                              "still load, but from memory each time",
+                              "point TIKTOKEN_CACHE_DIR at a folder, or unset it")
+        return f"tiktoken cache: {folder if folder else 'off' if folder == '' else 'default'}"
     return check
 
 
@@ -306,15 +300,18 @@ def check_training() -> str:
     return f"tiny training run: 20 merges, {len(text.encode('utf-8')):,} bytes -> {len(ids):,} ids"
 
 
-def all_checks() -> list[tuple[str, Callable[[], str]]]:
+def all_checks(cache_setting: str | None = None) -> list[tuple[str, Callable[[], str]]]:
     checks: list[tuple[str, Callable[[], str]]] = [("python", check_python)]
     try:
         dependencies = declared_dependencies()
     except metadata.PackageNotFoundError:
         return checks + [("package", _not_installed)]
+    except ImportError:  # packaging, which reads the requirements, is missing or broken
+        return checks + [("packaging", check_dependency("packaging", ""))]
     checks += [(name, check_dependency(name, spec)) for name, spec in dependencies]
     checks += [(package, check_labextension(package, *rest)) for package, *rest in LAB_EXTENSIONS]
     checks += [
+        ("cache", check_cache_setting(cache_setting)),
         ("encodings", check_encodings),
         ("matplotlib", check_matplotlib),
         ("data", check_data),
@@ -352,7 +349,7 @@ def main(stream=None) -> int:
         os.environ["TIKTOKEN_CACHE_DIR"] = scratch
         try:
             print(f"bpe-workshop set-up check ({sys.executable})", file=stream)
-            for name, check in all_checks():
+            for name, check in all_checks(saved):
                 result = run_one(name, check)
                 print(f"{good if result.ok else bad} {result.detail}", file=stream, flush=True)
                 if not result.ok:
@@ -371,4 +368,8 @@ def main(stream=None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except BrokenPipeError:  # `... | head -3` closed the pipe: stop quietly, as a filter does
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(1)

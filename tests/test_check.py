@@ -53,7 +53,7 @@ def test_check_passes_on_this_environment(tmp_path):
     assert list(tmp_path.iterdir()) == []
 
 
-def test_check_names_a_broken_dependency_and_its_fix(tmp_path):
+def test_check_names_a_shadowing_module_and_its_fix(tmp_path):
     broken = tmp_path / "broken"
     for module in ("sentencepiece", "ipywidgets"):
         (broken / module).mkdir(parents=True)
@@ -69,15 +69,50 @@ def test_check_names_a_broken_dependency_and_its_fix(tmp_path):
     failed = [i for i, line in enumerate(lines) if line.startswith("❌")]
     assert len(failed) == 2, done.stdout
     for i, module in zip(failed, ("ipywidgets", "sentencepiece")):
-        assert lines[i].startswith(f"❌ {module} ")
-        assert f"`import {module}` fails: ImportError: {module} is broken on purpose" in lines[i]
-        assert lines[i + 1].strip().startswith("fix: reinstall from the repository folder:")
-        assert "-m pip install -e" in lines[i + 1]
+        shadow = broken / module / "__init__.py"
+        assert lines[i].startswith(f"❌ `import {module}` would load {shadow}, not the installed")
+        assert lines[i + 1].strip() == (f"fix: rename or move {shadow} (keep your own files out "
+                                        "of the names of packages), then run the check again")
     # The rest still runs and passes: one failure does not hide the others.
     assert "✅ tiktoken " in done.stdout
     assert "✅ tiny training run" in done.stdout
     assert done.stdout.rstrip().endswith("2 check(s) failed: fix them before the workshop.")
     assert list(scratch.iterdir()) == []
+
+
+def test_a_broken_regex_or_tiktoken_gives_lines_not_a_traceback(tmp_path):
+    shadows = tmp_path / "notebooks"  # as if saved beside the notebooks
+    shadows.mkdir()
+    for module in ("regex", "tiktoken"):
+        (shadows / f"{module}.py").write_text(f"raise ImportError('my own {module}.py')\n",
+                                              encoding="utf-8")
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    done = run_check(scratch, extra_path=shadows)
+    print(done.stdout, done.stderr)
+    assert done.returncode == 1 and "Traceback" not in done.stdout + done.stderr
+    for module in ("regex", "tiktoken"):
+        assert f"❌ `import {module}` would load {shadows / module}.py" in done.stdout
+    assert "❌ ImportError: my own" in done.stdout  # the encodings and training checks
+    assert "✅ matplotlib draws" in done.stdout
+
+
+def test_a_closed_pipe_ends_the_check_quietly(tmp_path):
+    env = dict(os.environ, PYTHONIOENCODING="utf-8", TMPDIR=str(tmp_path))
+    env.pop("PYTHONPATH", None)
+    done = subprocess.run(f'"{sys.executable}" -m bpe_workshop.check | head -2', shell=True,
+                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    assert len(done.stdout.splitlines()) == 2
+    assert "Traceback" not in done.stderr and "BrokenPipeError" not in done.stderr
+
+
+def test_a_tiktoken_cache_setting_that_is_a_file_is_reported(tmp_path):
+    not_a_folder = tmp_path / "cache.txt"
+    not_a_folder.write_text("x", encoding="utf-8")
+    result = check.run_one("cache", check.check_cache_setting(str(not_a_folder)))
+    assert not result.ok and "is a file, not a folder" in result.detail
+    assert result.fix == "point TIKTOKEN_CACHE_DIR at a folder, or unset it"
+    assert check.run_one("cache", check.check_cache_setting(str(tmp_path))).ok
 
 
 def test_missing_lab_extension_is_a_failure_with_a_fix(monkeypatch, tmp_path):
