@@ -6,16 +6,25 @@ STAMP  := $(VENV)/.installed
 
 .PHONY: lab test quick lint check bench clean
 
-# Re-install only when the package description changes, so a second run is fast.
+# Re-install only when the package description changes, so a second run is fast. A .venv made
+# by a Python older than pyproject.toml's requires-python (3.11) is refused with the way out.
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	@$(BIN)/python -c 'import sys; sys.exit(sys.version_info < (3, 11))' || { \
+	  echo "$(VENV) was made with $$($(BIN)/python -V 2>&1); the series needs Python 3.11 or newer." >&2; \
+	  echo "Run: make clean, then the same make command with PYTHON=python3.11 (or newer)." >&2; \
+	  exit 1; }
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e ".[test]"
 	touch $(STAMP)
 
-## Open the series in JupyterLab at the first notebook (prints the URL; no browser needed).
+## Open the series in JupyterLab at the first notebook (prints its URL; no browser needed).
+## As root (a container, a cloud VM, a classroom image) it adds Jupyter's --allow-root.
+FIRST  := 00_why_tokenization.ipynb
+AS_ROOT := $(if $(filter 0,$(shell id -u 2>/dev/null)),--allow-root)
 lab: $(STAMP)
-	cd notebooks && ../$(BIN)/jupyter lab 00_why_tokenization.ipynb $(LAB_ARGS)
+	cd notebooks && ../$(BIN)/jupyter lab $(FIRST) --LabApp.default_url=/lab/tree/$(FIRST) \
+	  $(AS_ROOT) $(LAB_ARGS)
 
 ## Install the same way, then lint and run every test (unit, property, notebooks, widgets,
 ## browser), two at a time: the notebooks and browser tests wait on kernels, not the CPU.
@@ -29,6 +38,12 @@ quick: $(STAMP)
 ## The linter, configured in pyproject.toml.
 lint: $(STAMP)
 	$(BIN)/ruff check .
+	@echo "bpe_workshop, modules and lines per layer (the package's weight):"
+	@for d in bpe_workshop bpe_workshop/*/; do \
+	  printf '  %-24s %3s modules %6s lines\n' "$$d" "$$(ls $$d/*.py | wc -l)" "$$(cat $$d/*.py | wc -l)"; \
+	done
+	@printf '  %-24s %3s modules %6s lines\n' total "$$(ls bpe_workshop/*.py bpe_workshop/*/*.py | wc -l)" \
+	  "$$(cat bpe_workshop/*.py bpe_workshop/*/*.py | wc -l)"
 
 ## The attendee's set-up check: one line per check, and the fix for each failure.
 check: $(STAMP)

@@ -37,9 +37,10 @@ def test_make_lab_serves_the_series(tmp_path):
         pytest.skip("the run command is checked against the project's own .venv "
                     "(make test builds it)")
     port, token = free_port(), secrets.token_hex(16)
+    # no --allow-root here: as root (this container, a classroom image) make lab adds it
     lab_args = (
         f"--no-browser --ip=127.0.0.1 --port={port} --IdentityProvider.token={token} "
-        "--allow-root --ServerApp.port_retries=0"
+        "--ServerApp.port_retries=0"
     )
     env = dict(os.environ, JUPYTER_RUNTIME_DIR=str(tmp_path / "runtime"))
     server = subprocess.Popen(
@@ -70,6 +71,8 @@ def test_make_lab_serves_the_series(tmp_path):
         assert "JupyterLab" in page
     finally:
         stop(server)
+    # the address printed is notebook 00's, not only the server's
+    assert f"127.0.0.1:{port}/lab/tree/00_why_tokenization.ipynb?token=" in server.stdout.read()
 
 
 def stop(server: subprocess.Popen) -> None:
@@ -82,3 +85,18 @@ def stop(server: subprocess.Popen) -> None:
     except subprocess.TimeoutExpired:
         os.killpg(server.pid, signal.SIGKILL)
         server.wait()
+
+
+@pytest.mark.skipif(shutil.which("make") is None, reason="make is not installed")
+def test_a_venv_made_by_a_too_old_python_is_refused_with_the_way_out(tmp_path):
+    shutil.copy(ROOT / "Makefile", tmp_path)
+    shutil.copy(ROOT / "pyproject.toml", tmp_path)
+    old = tmp_path / ".venv" / "bin" / "python"  # what `make ... PYTHON=python3.9` left behind
+    old.parent.mkdir(parents=True)
+    old.write_text("#!/bin/sh\n[ \"$1\" = -V ] && echo 'Python 3.9.18' && exit 0\nexit 1\n")
+    old.chmod(0o755)
+    done = subprocess.run(["make", "--no-print-directory", ".venv/.installed"], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode != 0
+    assert ".venv was made with Python 3.9.18; the series needs Python 3.11" in done.stderr
+    assert "Run: make clean, then the same make command with PYTHON=python3.11" in done.stderr
