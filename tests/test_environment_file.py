@@ -3,11 +3,18 @@
 No conda solver can run here, so this static comparison is the check we can make.
 """
 
+import os
 import re
 import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+# conda does not normalise names: where conda-forge spells a package differently from PyPI,
+# environment.yml must use conda-forge's spelling
+CONDA_FORGE_NAMES = {"jupyterlab-widgets": "jupyterlab_widgets",
+                     "jupyterlab-rise": "jupyterlab_rise"}
 
 
 def requirement_name(requirement: str) -> str:
@@ -16,10 +23,15 @@ def requirement_name(requirement: str) -> str:
     return re.sub(r"[-_.]+", "-", name).lower()
 
 
+def bounds(requirement: str) -> str:
+    """'jupyterlab_rise >= 0.42' -> '>=0.42': the version bounds without the name."""
+    return re.sub(r"^\s*[A-Za-z0-9._-]+", "", requirement).replace(" ", "")
+
+
 def pyproject_packages() -> dict[str, str]:
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     wanted = project["dependencies"] + project["optional-dependencies"]["test"]
-    return {requirement_name(r): r.replace(" ", "") for r in wanted}
+    return {requirement_name(r): bounds(r) for r in wanted}
 
 
 def environment_packages() -> dict[str, str]:
@@ -32,7 +44,7 @@ def environment_packages() -> dict[str, str]:
         requirement = item.group(1)
         if requirement.startswith("-e") or requirement_name(requirement) in {"python", "pip"}:
             continue  # the project itself, the interpreter and the installer
-        packages[requirement_name(requirement)] = requirement.replace(" ", "")
+        packages[requirement_name(requirement)] = bounds(requirement)
     return packages
 
 
@@ -44,8 +56,19 @@ def test_same_version_bounds():
     assert environment_packages() == pyproject_packages()
 
 
-def test_environment_installs_this_package_and_names_the_env():
+def test_conda_forge_spellings():
+    text = (ROOT / "environment.yml").read_text()
+    for pypi, conda in CONDA_FORGE_NAMES.items():
+        assert re.search(rf"^\s+- {conda}\b", text, re.M), conda
+        assert not re.search(rf"^\s+- {pypi}\b", text, re.M), pypi
+
+
+def test_binder_pins_python_and_installs_the_package_after_copying_it():
     text = (ROOT / "environment.yml").read_text()
     assert re.search(r"^name: bpe-workshop$", text, re.M)
-    assert re.search(r"^\s+- -e \.$", text, re.M)
+    assert re.search(r"^\s+- python=3\.\d+\b", text, re.M)  # an explicit version
+    assert not re.search(r"^\s+- -e \.", text, re.M)  # repo2docker builds before copying
+    post_build = ROOT / "postBuild"
+    assert os.access(post_build, os.X_OK)
+    assert "pip install --no-deps -e ." in post_build.read_text()
     assert "conda-forge" in text
