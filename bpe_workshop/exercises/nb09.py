@@ -53,6 +53,8 @@ def check_greedy_pieces(func) -> CheckResult:
             return "one character that no piece covers makes the WHOLE word one '[UNK]'."
         if isinstance(got, list) and got and got[0].startswith("##"):
             return "the first piece of a word has no '##'; only the pieces after it do."
+        if isinstance(got, list) and len(got) > 1 and not any(p.startswith("##") for p in got):
+            return "write '##' in front of the pieces after the first: only the pieces after it."
         return ("at each position take the LONGEST piece in vocab that starts there ('##' + "
                 "the rest after the first piece), then continue after it.")
 
