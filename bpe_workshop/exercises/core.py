@@ -18,17 +18,18 @@ package (so expected values are computed, never typed in), a list of inputs, and
 It never raises, whatever the learner's function does: an exception of any kind (``sys.exit()``
 included), an answer whose ``==`` or ``repr`` raises, or a loop that never ends. Every call into
 the learner's code runs under :func:`guarded`, which stops it after :data:`TIME_LIMIT` seconds
-with a tracer (``sys.settrace``, so it works in the kernel's main thread and on every OS); the
-previous tracer (a debugger's) is put back afterwards. Only ``KeyboardInterrupt`` (the kernel's
-interrupt button) passes through. Left out: a single call into C code that runs forever (e.g. a
-catastrophic regex) is stopped only when it returns to Python, and learner code that catches
-``BaseException`` and goes on looping.
+(an alarm and a tracer; a debugger's tracer is put back afterwards). Only ``KeyboardInterrupt``
+(the kernel's interrupt button) passes through. An answer must be made of Python's own types
+(an object whose ``==`` always says yes proves nothing); threads it leaves running are reported.
+Left out: learner code that catches ``BaseException`` and goes on looping.
 """
 
 from __future__ import annotations
 
 import copy
+import signal
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -75,38 +76,51 @@ class Raised:
 
 
 def guarded(func: Callable, *args, time_limit: float | None = None):
-    """``func(*args)``, stopped with :class:`TimeUp` after ``time_limit`` seconds of Python code.
+    """``func(*args)``, stopped with :class:`TimeUp` after ``time_limit`` seconds.
 
-    ``time_limit`` defaults to :data:`TIME_LIMIT`. Exceptions pass through to the caller.
+    Two watchmen, because learner code can defeat either alone: an alarm signal (POSIX, main
+    thread), which also stops a call stuck in C (``time.sleep(100)``) and does not care what the
+    code does to tracers; and a tracer (``sys.settrace``, any OS, any thread), put back after
+    the call. ``time_limit`` defaults to :data:`TIME_LIMIT`. Exceptions pass through.
 
     >>> guarded(len, "abc")
     3
     >>> def forever():
     ...     while True: pass
-    >>> guarded(forever, time_limit=0.1)
+    >>> guarded(forever, time_limit=0.1)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
     bpe_workshop.exercises.core.TimeUp: stopped after 0.1 s
     """
     limit = TIME_LIMIT if time_limit is None else time_limit
-    deadline = time.monotonic() + limit
+    started = time.monotonic()
     own_file = getattr(getattr(func, "__code__", None), "co_filename", None)
 
+    def time_up(*_):
+        raise TimeUp(f"stopped after {time.monotonic() - started:.1f} s")
+
     def tracer(frame, event, arg):
-        if time.monotonic() > deadline:
-            raise TimeUp(f"stopped after {limit:g} s")
+        if time.monotonic() > started + limit:
+            time_up()
         if event == "call" and frame.f_code.co_filename == own_file:
             # subtle: `while True: pass` on one line gives no line events, so in the learner's
             # own cell every instruction is traced; elsewhere lines are enough
             frame.f_trace_opcodes = True
         return tracer  # trace the lines of every frame, so a loop anywhere is caught
 
-    previous = sys.gettrace()
+    alarm = hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
+    previous_tracer = sys.gettrace()
+    if alarm:
+        previous_handler = signal.signal(signal.SIGALRM, time_up)
+        signal.setitimer(signal.ITIMER_REAL, limit)
     sys.settrace(tracer)
     try:
         return func(*args)
     finally:
-        sys.settrace(previous)
+        sys.settrace(previous_tracer)
+        if alarm:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, previous_handler)
 
 
 def shown(value: object) -> str:
@@ -194,9 +208,14 @@ def check(
     name = name or _name_of(func)
     cases = sorted((tuple(args) for args in inputs), key=lambda args: (len(repr(args)), repr(args)))
     same = same or (lambda expected, got: expected == got)
+    if isinstance(func, str):
+        return _verdict(f"❌ expected a function, got the text {shown(func)}; pass the function "
+                        f"itself, without quotes: check_x({func}) rather than check_x('{func}').",
+                        quiet)
     if not callable(func):
         return _verdict(f"❌ expected a function, got {shown(func)}; pass the function's name "
                         "without calling it, e.g. check_x(x) rather than check_x(x()).", quiet)
+    threads_before = set(threading.enumerate())
 
     untouched = []  # (call, got) where the function returned ... or None instead of an answer
     for args in cases:
@@ -209,8 +228,8 @@ def check(
             return _not_attempted(name, quiet)
         except KeyboardInterrupt:
             raise
-        except TimeUp:
-            return _verdict(_time_up(call), quiet)
+        except TimeUp as err:
+            return _verdict(_time_up(call, err), quiet)
         except BaseException as err:  # noqa: BLE001 - any error is the learner's to see
             lines = [f"❌ {call} {_raised_text(err)}"]
             lines += [f"   expected: {shown(expected)}"] if reveal else []
@@ -224,7 +243,15 @@ def check(
             lines += [f"   expected: {shown(expected)}"] if reveal else []
             lines += [f"   got:      {shown(got)}"]
             lines += [f"   (comparing it with == {trouble})"] if trouble else []
-            return _verdict("\n".join(lines + _hint(hint, args, expected, got)), quiet)
+            container = _container_hint(expected, got)
+            hints = [f"   hint: {container}"] if container else _hint(hint, args, expected, got)
+            return _verdict("\n".join(lines + hints), quiet)
+    left_running = [t for t in threading.enumerate() if t not in threads_before and t.is_alive()]
+    if left_running:
+        return _verdict(f"❌ {name} started {len(left_running)} thread(s) that are still running "
+                        f"({', '.join(t.name for t in left_running[:3])}); they keep using the "
+                        "kernel. Do the work in the function itself, or wait for the threads "
+                        "(join) before returning.", quiet)
     if len(untouched) == len(cases):
         why = "(it returned None; if you did edit it, is a `return` missing?)"
         return _not_attempted(name, quiet, why if any(got is None for _, got in untouched) else "")
@@ -247,6 +274,8 @@ def _agrees(same, expected, got) -> tuple[bool, str]:
     >>> _agrees(lambda e, g: e == g, [1], [1])
     (True, '')
     """
+    if is_plain(expected) and not is_plain(got):
+        return False, f"means nothing: it holds {_odd_part(got)}; return plain Python values"
     try:
         return bool(guarded(lambda: bool(same(expected, got)))), ""
     except KeyboardInterrupt:
@@ -257,8 +286,45 @@ def _agrees(same, expected, got) -> tuple[bool, str]:
         return False, f"raised {error_name(err)}: return a plain Python value"
 
 
-def _time_up(call: str) -> str:
-    return (f"❌ {call} did not finish within {TIME_LIMIT:g} s, so it was stopped.\n"
+def is_plain(value: object, depth: int = 0) -> bool:
+    """Whether ``value`` is built from Python's own types only (so ``==`` means what it says).
+
+    >>> class Answer:
+    ...     pass
+    >>> is_plain({"a": [1, (2.0, b"x")]}), is_plain([Answer()])
+    (True, False)
+    """
+    if depth > 50 or type(value).__module__ != "builtins":
+        return False
+    if isinstance(value, dict):
+        return all(is_plain(k, depth + 1) and is_plain(v, depth + 1) for k, v in value.items())
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return all(is_plain(item, depth + 1) for item in value)
+    return True
+
+
+def _odd_part(value: object) -> str:
+    if type(value).__module__ != "builtins":
+        return f"{a_type(value)} object"
+    items = value.items() if isinstance(value, dict) else value
+    return next((_odd_part(item) for item in items if not is_plain(item)), "something unusual")
+
+
+def _container_hint(expected: object, got: object) -> str:
+    """'return a list, not a tuple' when the values are right but the container is not."""
+    kinds = (list, tuple, set, frozenset, dict)
+    if type(got) is type(expected) or not isinstance(expected, kinds) or not isinstance(got, kinds):
+        return ""
+    try:
+        right = sorted(map(repr, expected)) == sorted(map(repr, got))
+    except Exception:  # noqa: BLE001 - the learner's object
+        right = False
+    return f"the values are right, but return {a_type(expected)}, not {a_type(got)}." if right \
+        else ""
+
+
+def _time_up(call: str, err: BaseException) -> str:
+    return (f"❌ {call} did not finish: it was {err}, the limit being {TIME_LIMIT:g} s.\n"
             "   hint: is there a loop that never ends? Check that every `while` loop moves its "
             "index (or shortens its list) on every path, including the path where nothing "
             "matches.")

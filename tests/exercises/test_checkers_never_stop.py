@@ -11,13 +11,16 @@ notebooks use ``core.TIME_LIMIT``.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import sys
+import threading
 import time
 
 import pytest
 from test_exercises import EXERCISES
 
+from bpe_workshop import merge
 from bpe_workshop.exercises import core
 
 
@@ -135,8 +138,75 @@ def test_every_checker_gives_one_verdict_for_a_value_instead_of_a_function(nn, n
 def test_an_endless_loop_is_named_in_the_verdict():
     result = checker("04", "merge")(loops_forever)
     assert result.message.startswith(
-        "❌ loops_forever([], (1, 2), 256) did not finish within 0.1 s")
+        "❌ loops_forever([], (1, 2), 256) did not finish: it was stopped after 0.1 s, "
+        "the limit being 0.1 s")
     assert "loop that never ends" in result.message
+
+
+OTHER_CELL = {}  # a helper the learner defined in another cell: its code is in another "file"
+exec(compile("def spin():\n    while True: pass\n", "<ipython-input-7>", "exec"), OTHER_CELL)
+
+
+def helper_in_another_cell_spins(*args):
+    OTHER_CELL["spin"]()
+
+
+def sleeps(*args):
+    time.sleep(40)  # a call into C: no Python line runs for the tracer to stop
+
+
+def recurses_then_loops(*args):
+    def down(n):
+        return down(n + 1)
+    with contextlib.suppress(RecursionError):  # CPython drops the tracer here
+        down(0)
+    while True:
+        pass
+
+
+@pytest.mark.parametrize("answer", [sleeps, recurses_then_loops, helper_in_another_cell_spins])
+def test_a_stuck_call_is_stopped_with_the_real_time(answer):
+    started = time.monotonic()
+    result = checker("04", "merge")(answer)
+    took = time.monotonic() - started
+    assert "did not finish: it was stopped after 0.1 s" in result.message
+    assert took < 10  # bounded by the alarm, not by the 40 s sleep
+
+
+def starts_a_thread(ids, pair, new_id):
+    threading.Thread(target=time.sleep, args=(1,), name="spinner", daemon=True).start()
+    return merge(ids, pair, new_id)
+
+
+def test_threads_left_running_are_reported():
+    result = checker("04", "merge")(starts_a_thread)
+    assert not result.passed
+    assert "thread(s) that are still running (spinner" in result.message
+
+
+class AlwaysEqual:
+    def __eq__(self, other):
+        return True
+
+    __hash__ = None
+
+
+@pytest.mark.parametrize(("nn", "name"), EXERCISES, ids=[f"{nn}-{name}" for nn, name in EXERCISES])
+def test_an_answer_that_equals_everything_fails_every_checker(nn, name):
+    answer = AlwaysEqual()  # the answer itself, or a function returning it
+    result = checker(nn, name)(answer if name == "first_wrong_step" else lambda *args: answer)
+    assert result.attempted and not result.passed
+    assert "return plain Python values" in result.message
+
+
+def test_a_tuple_for_a_list_is_told_the_container():
+    result = checker("04", "merge")(lambda ids, pair, new_id: tuple(merge(ids, pair, new_id)))
+    assert "the values are right, but return a list, not a tuple." in result.message
+
+
+def test_the_function_name_in_quotes_is_told_to_drop_them():
+    result = checker("04", "merge")("my_merge")
+    assert "pass the function itself, without quotes: check_x(my_merge)" in result.message
 
 
 def test_sys_exit_is_named_in_the_verdict():
@@ -148,7 +218,7 @@ def test_an_answer_whose_comparison_raises_is_a_wrong_answer():
     result = checker("03", "first_wrong_step")(ArrayLike())
     assert result.message.startswith("❌ my_first_wrong_step gave the wrong answer.")
     assert "got:      array([1, 2])" in result.message
-    assert "comparing it with == raised ValueError" in result.message
+    assert "comparing it with == means nothing: it holds an ArrayLike object" in result.message
 
 
 def test_the_kernel_interrupt_still_stops_a_checker():
