@@ -61,6 +61,8 @@ KNOWN_IDS = {"gpt2": [31373, 995], "cl100k_base": [15339, 1917], "o200k_base": [
 
 DATA_FILES = ("english.txt", "multilingual.txt")
 
+HIDING: list[str] = []  # files found hiding a dependency: whatever imports it fails too
+
 
 class CheckFailed(Exception):
     """A check found a problem: ``str(err)`` says what, ``err.fix`` how to fix it."""
@@ -85,11 +87,13 @@ def run_one(name: str, check: Callable[[], str]) -> Result:
     except CheckFailed as err:
         return Result(name, False, str(err), err.fix)
     except Exception as err:  # noqa: BLE001 - a broken install raises anything; report it
-        return Result(name, False, f"{type(err).__name__}: {err}", reinstall_fix())
+        return Result(name, False, f"{name}: {type(err).__name__}: {err}", reinstall_fix())
 
 
 def reinstall_fix() -> str:
     """The command that reinstalls the package and its dependencies into this Python."""
+    if HIDING:  # then the hiding file is the likelier cause
+        return f"first rename or move {', '.join(HIDING)} (see above), then check again"
     return (
         f'reinstall from the repository folder: "{sys.executable}" -m pip install -e ".[test]"'
         " (with make: make clean, then make check)"
@@ -180,6 +184,7 @@ def check_dependency(distribution: str, specifier: str) -> Callable[[], str]:
         for name in module_names(distribution):
             shadow = shadowing_file(distribution, name)
             if shadow:
+                HIDING.append(shadow)
                 raise CheckFailed(
                     f"`import {name}` would load {shadow}, not the installed {distribution} "
                     f"{version}: a file or folder named {name} hides it",
