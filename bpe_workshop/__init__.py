@@ -28,6 +28,7 @@ _HOMES = {
     "O200K_PATTERN": "bpe_workshop.algorithm.patterns",
     "WHITESPACE_PATTERN": "bpe_workshop.algorithm.patterns",
     "WordLevelBPE": "bpe_workshop.tokenizers.word_level",
+    "Unigram": "bpe_workshop.algorithm.unigram",
     "WordPiece": "bpe_workshop.algorithm.wordpiece",
     "get_encoding": "bpe_workshop.files.offline",
     "get_stats": "bpe_workshop.algorithm.textbook",

@@ -1,0 +1,225 @@
+"""Unigram: SentencePiece's default tokenizer, a vocabulary of pieces with probabilities.
+
+Lineage: Kudo (2018), "Subword Regularization", as the ``sentencepiece`` library runs it with
+identity normalisation. Where BPE replays merges, Unigram scores every way to cut a word:
+
+- **the text**: each space becomes ``▁`` (U+2581) and one ``▁`` goes in front, so ``hi you`` is
+  ``▁hi▁you``; no piece holds a ``▁`` except at its start, so words never share a piece;
+- **the lattice**: every vocabulary piece that matches at every position (:meth:`lattice`);
+- **Viterbi**: the path through the lattice whose log-probabilities add up to the most
+  (:meth:`viterbi`). A character no piece covers becomes an unknown piece scored
+  ``min_score - 10``, and a run of them is one piece, as in sentencepiece. Sums are rounded to
+  32-bit floats and the first best path found wins a tie, so the pieces match sentencepiece's.
+
+Training (:meth:`Unigram.train`): start from many frequent substrings, then repeat EM (expected
+counts over all segmentations, forward-backward) and pruning (drop the pieces whose loss costs
+the likelihood least) until the vocabulary has the size asked for. Left out: sampling
+(subword regularisation), byte fallback, normalisation rules other than identity.
+"""
+
+from __future__ import annotations
+
+import math
+from array import array
+from collections import Counter
+
+from bpe_workshop.validation import describe, require_int, require_str
+
+WORD_MARK = "▁"
+UNK_PENALTY = 10.0  # an unknown character scores this much below the least likely piece
+MAX_PIECE_LENGTH = 16  # characters, as sentencepiece's default
+
+
+def f32(x: float) -> float:
+    """``x`` rounded to a 32-bit float, the precision sentencepiece adds scores in."""
+    return array("f", [x])[0]
+
+
+def normalize(text: str) -> str:
+    """The text Unigram cuts: spaces as ``▁``, one ``▁`` in front.
+
+    >>> normalize("hi you")
+    '▁hi▁you'
+    """
+    return WORD_MARK + text.replace(" ", WORD_MARK)
+
+
+class Unigram:
+    """A Unigram tokenizer from ``[(piece, log_probability), ...]``.
+
+    >>> uni = Unigram([("▁h", -2.0), ("▁hi", -3.0), ("i", -2.0), ("▁", -4.0), ("h", -5.0)])
+    >>> uni.tokenize("hi")  # ▁hi alone (-3.0) beats ▁h + i (-4.0)
+    ['▁hi']
+    >>> uni.tokenize("hi ih")  # no piece for the lone h at the end: it is unknown
+    ['▁hi', '▁', 'i', 'h']
+    """
+
+    def __init__(self, pieces):
+        if isinstance(pieces, (str, bytes, dict)) or not hasattr(pieces, "__iter__"):
+            raise TypeError(f"pieces must be a list of (piece, log probability) pairs, e.g. "
+                            f"[('▁the', -3.2), ('s', -4.1)], got {describe(pieces)}")
+        self.scores = {}  # piece -> log probability (a 32-bit float, as sentencepiece keeps it)
+        for item in pieces:
+            if not (isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], str)
+                    and item[0] and isinstance(item[1], (int, float))):
+                raise TypeError(f"each piece must be a (non-empty str, number) pair such as "
+                                f"('▁the', -3.2), got {describe(item)}")
+            if item[0] in self.scores:
+                raise ValueError(f"the piece {item[0]!r} is given twice; keep one")
+            self.scores[item[0]] = f32(item[1])
+        if not self.scores:
+            raise ValueError("pieces must not be empty: give at least one (piece, score) pair")
+        self.unk_score = f32(min(self.scores.values()) - UNK_PENALTY)
+        self.longest = max(map(len, self.scores))
+
+    @property
+    def pieces(self) -> list[tuple[str, float]]:
+        """The vocabulary, most likely piece first."""
+        return sorted(self.scores.items(), key=lambda item: -item[1])
+
+    def lattice(self, text: str) -> list[tuple[int, int, str, float]]:
+        """Every piece that matches the normalised text: ``(start, end, piece, score)``.
+
+        >>> Unigram([("▁a", -1.0), ("a", -2.0), ("▁", -3.0)]).lattice("a")
+        [(0, 1, '▁', -3.0), (0, 2, '▁a', -1.0), (1, 2, 'a', -2.0)]
+        """
+        chars = normalize(require_str(text, "text"))
+        return [(start, end, chars[start:end], self.scores[chars[start:end]])
+                for start in range(len(chars))
+                for end in range(start + 1, min(len(chars), start + self.longest) + 1)
+                if chars[start:end] in self.scores]
+
+    def viterbi(self, text: str) -> tuple[list[str], float]:
+        """The best segmentation of the normalised text and its total log probability.
+
+        >>> Unigram([("▁a", -1.0), ("a", -2.0), ("▁", -3.0)]).viterbi("aa")
+        (['▁a', 'a'], -3.0)
+        """
+        return self._segment(normalize(require_str(text, "text")))
+
+    def _segment(self, chars: str, without: str | None = None) -> tuple[list[str], float]:
+        """Viterbi over ``chars`` as given (already normalised), optionally ``without`` a piece."""
+        # best[end] = (score of the best path ending at end, where its last piece starts, unknown?)
+        best: list[tuple[float, int, bool] | None] = [None] * (len(chars) + 1)
+        best[0] = (0.0, -1, False)
+        for start in range(len(chars)):
+            here = best[start][0]
+            covered = False  # is there a one-character piece at start?
+            for end in range(start + 1, min(len(chars), start + self.longest) + 1):
+                score = self.scores.get(chars[start:end])
+                if score is not None and chars[start:end] != without:
+                    covered = covered or end == start + 1
+                    self._offer(best, end, f32(here + score), start, unknown=False)
+            if not covered:
+                self._offer(best, start + 1, f32(here + self.unk_score), start, unknown=True)
+        pieces, end = [], len(chars)
+        while end > 0:  # walk back, joining runs of unknown characters into one piece
+            _, start, unknown = best[end]
+            if unknown and pieces and pieces[-1][1]:
+                pieces[-1] = (chars[start:end] + pieces[-1][0], True)
+            else:
+                pieces.append((chars[start:end], unknown))
+            end = start
+        return [piece for piece, _ in reversed(pieces)], best[len(chars)][0]
+
+    @staticmethod
+    def _offer(best, end, score, start, unknown):
+        # subtle: strictly greater, so of equal paths the first one found stays, as in
+        # sentencepiece (earlier start first, then shorter piece first)
+        if best[end] is None or score > best[end][0]:
+            best[end] = (score, start, unknown)
+
+    def tokenize(self, text: str) -> list[str]:
+        """The pieces of the best segmentation of ``text`` (see :meth:`viterbi`)."""
+        return self.viterbi(text)[0] if text else []
+
+    # ----- training ---------------------------------------------------------------------------
+
+    @classmethod
+    def train(cls, text: str, vocab_size: int, *, seed_size: int = 20_000, shrink: float = 0.75,
+              em_rounds: int = 2) -> Unigram:
+        """Learn ``vocab_size`` pieces from ``text`` (Kudo 2018). ``history`` keeps each EM
+        round's ``(vocabulary size, log likelihood per word)``, for plotting.
+
+        >>> uni = Unigram.train("low lower lowest newer newest " * 20, 20)
+        >>> len(uni.scores), uni.tokenize("lowest")
+        (20, ['▁lowest'])
+        """
+        require_str(text, "text")
+        words = Counter(WORD_MARK + word for word in text.split())
+        alphabet = {char for word in words for char in word}
+        vocab_size = require_int(vocab_size, "vocab_size", minimum=len(alphabet) + 1,
+                                 example=1000, why="every character, plus one more piece")
+        # seed: every character, and the most frequent substrings, scored by count x length
+        counts = Counter()
+        for word, n in words.items():
+            for start in range(len(word)):
+                for end in range(start + 2, min(len(word), start + MAX_PIECE_LENGTH) + 1):
+                    if WORD_MARK not in word[start + 1:end]:
+                        counts[word[start:end]] += n
+        seed = {char: 1.0 for char in alphabet}
+        for piece, n in sorted(counts.items(), key=lambda item: (-item[1] * len(item[0]),
+                                                                 item[0]))[:seed_size]:
+            if n > 1:
+                seed[piece] = float(n)
+        total = sum(seed.values())
+        model = cls([(piece, math.log(n / total)) for piece, n in seed.items()])
+        history = []
+        while True:
+            for _ in range(em_rounds):
+                expected, likelihood = model._expected_counts(words)
+                total = sum(expected.values())
+                # M-step: probability = share of the expected counts; unused pieces go, but
+                # every character stays (with a tiny count), so any word can still be cut
+                model = cls([(piece, math.log(max(n, 1e-6) / total))
+                             for piece, n in expected.items() if n > 0 or len(piece) == 1])
+                history.append((len(model.scores), likelihood / sum(words.values())))
+            if len(model.scores) <= vocab_size:
+                break
+            model = model._pruned(words, max(vocab_size, int(len(model.scores) * shrink)))
+        model.history = history
+        return model
+
+    def _expected_counts(self, words: Counter) -> tuple[dict[str, float], float]:
+        """E-step: each piece's expected count over all segmentations of every word
+        (forward-backward in log space), and the log likelihood of the words."""
+        expected = dict.fromkeys(self.scores, 0.0)
+        likelihood = 0.0
+        for word, n in words.items():
+            edges = [(s, e, word[s:e]) for s in range(len(word))
+                     for e in range(s + 1, min(len(word), s + self.longest) + 1)
+                     if word[s:e] in self.scores]
+            alpha = [-math.inf] * (len(word) + 1)
+            beta = [-math.inf] * (len(word) + 1)
+            alpha[0] = beta[len(word)] = 0.0
+            for s, e, piece in edges:  # sorted by start: alpha[s] is final when used
+                alpha[e] = _log_add(alpha[e], alpha[s] + self.scores[piece])
+            for s, e, piece in reversed(edges):
+                beta[s] = _log_add(beta[s], beta[e] + self.scores[piece])
+            z = alpha[len(word)]
+            likelihood += n * z
+            for s, e, piece in edges:
+                expected[piece] += n * math.exp(alpha[s] + self.scores[piece] + beta[e] - z)
+        return expected, likelihood
+
+    def _pruned(self, words: Counter, keep: int) -> Unigram:
+        """Keep the ``keep`` pieces whose removal would cost the likelihood most: a piece's
+        cost is its count times how much worse the best way to cut it without it scores."""
+        used = Counter()
+        for word, n in words.items():
+            for piece in self._segment(word)[0]:
+                used[piece] += n
+        loss = {piece: used[piece] * (score - self._segment(piece, without=piece)[1])
+                for piece, score in self.scores.items() if len(piece) > 1}
+        singles = [piece for piece in self.scores if len(piece) == 1]  # keep text coverable
+        ranked = sorted(loss, key=lambda piece: (-loss[piece], piece))
+        kept = singles + ranked[:max(0, keep - len(singles))]
+        return Unigram([(piece, self.scores[piece]) for piece in kept])
+
+
+def _log_add(a: float, b: float) -> float:
+    """log(exp(a) + exp(b)), without overflow."""
+    if a == -math.inf:
+        return b
+    high, low = max(a, b), min(a, b)
+    return high + math.log1p(math.exp(low - high))
