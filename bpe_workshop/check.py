@@ -46,6 +46,7 @@ import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from unittest import mock
 
 DISTRIBUTION = "bpe-workshop"
 
@@ -350,21 +351,17 @@ def main(stream=None) -> int:
     sys.dont_write_bytecode = True
     saved = os.environ.get("TIKTOKEN_CACHE_DIR")
     failures = 0
-    with tempfile.TemporaryDirectory(prefix="bpe-workshop-check-") as scratch:
-        os.environ["TIKTOKEN_CACHE_DIR"] = scratch
-        try:
-            print(f"bpe-workshop set-up check ({sys.executable})", file=stream)
-            for name, check in all_checks(saved):
-                result = run_one(name, check)
-                print(f"{good if result.ok else bad} {result.detail}", file=stream, flush=True)
-                if not result.ok:
-                    failures += 1
-                    print(f"   fix: {result.fix}", file=stream, flush=True)
-        finally:
-            if saved is None:
-                os.environ.pop("TIKTOKEN_CACHE_DIR", None)
-            else:
-                os.environ["TIKTOKEN_CACHE_DIR"] = saved
+    with (
+        tempfile.TemporaryDirectory(prefix="bpe-workshop-check-") as scratch,
+        mock.patch.dict(os.environ, {"TIKTOKEN_CACHE_DIR": scratch}),  # restored after
+    ):
+        print(f"bpe-workshop set-up check ({sys.executable})", file=stream)
+        for name, check in all_checks(saved):
+            result = run_one(name, check)
+            print(f"{good if result.ok else bad} {result.detail}", file=stream, flush=True)
+            if not result.ok:
+                failures += 1
+                print(f"   fix: {result.fix}", file=stream, flush=True)
     if failures:
         print(f"{failures} check(s) failed: fix them before the workshop.", file=stream)
         return 1
