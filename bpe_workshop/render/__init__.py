@@ -7,6 +7,7 @@ and ``tables`` draw HTML with the one stylesheet of ``style``; ``labels`` orders
 pairs for tables and ``plots`` alike.
 May import: ``tokenizers``, ``files``, ``algorithm``, the shared top modules; not ipywidgets.
 """
+from bpe_workshop.render.lattice import lattice_html
 from bpe_workshop.render.plots import (
     compression_figure,
     encoding_lengths,
@@ -32,6 +33,7 @@ from bpe_workshop.render.tokens import chunks_html, tokens_html
 from bpe_workshop.token_text import bytes_label
 
 __all__ = [
+    "lattice_html",
     "CSS",
     "bytes_label",
     "chunks_html",

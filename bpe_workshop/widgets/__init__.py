@@ -10,11 +10,13 @@ tests set values and read the HTML. Bad arguments raise at once; problems met wh
 - ``split_explorer(text, pattern="gpt2")``
 - ``wikipedia_stepper(text="aaabdaaabac", tie_rule="smallest")``
 - ``merge_stepper(text, vocab_size=512, pattern="gpt4", tokenizer=None)``
+- ``lattice_explorer(unigram, text="unbelievable")``
 - ``word_stepper(text_or_tokenizer, num_merges=20)``
 - ``training_progress(total)``: a ``progress=`` callback for ``ByteLevelBPE.train``, best used
   as ``with training_progress(total) as progress: ...``
 May import: ``render`` and every layer below it.
 """
+from bpe_workshop.widgets.lattice_explorer import lattice_explorer
 from bpe_workshop.widgets.merge_stepper import merge_stepper
 from bpe_workshop.widgets.playground import token_playground
 from bpe_workshop.widgets.progress import training_progress
@@ -24,6 +26,7 @@ from bpe_workshop.widgets.wikipedia_stepper import wikipedia_stepper
 from bpe_workshop.widgets.word_stepper import word_stepper
 
 __all__ = [
+    "lattice_explorer",
     "merge_stepper",
     "split_explorer",
     "token_playground",

@@ -165,3 +165,27 @@ def test_browser_merge_stepper(lab, page, tmp_path):
     paused_at = int(readout.inner_text())
     expect(stepper).to_contain_text(f"step {paused_at} of {total} merges")
     assert widget_problems(page) == []
+
+
+LATTICE_NOTEBOOK = "09_other_families.ipynb"
+
+
+def test_browser_lattice_explorer(lab, page, tmp_path):
+    """09: the lattice renders with its best path; lowering a piece's score moves the path."""
+    run_in_lab(page, lab, LATTICE_NOTEBOOK)
+
+    explorer = output_with(page, ".widget-dropdown", ".bpe-lattice")
+    expect(explorer, f"{LATTICE_NOTEBOOK} shows no lattice explorer").to_have_count(1)
+    assert widget_problems(page) == []
+    scroll_to_top(explorer)
+    expect(explorer).to_contain_text("best path: ▁something =")
+    screenshot(page, tmp_path / "lattice-before.png", element=explorer)
+
+    explorer.locator(".widget-dropdown select").select_option("▁something")
+    handle = explorer.locator(".widget-slider .noUi-handle").first
+    handle.focus()
+    handle.press("Home")  # the lowest log probability: the path goes round the piece
+    expect(explorer).not_to_contain_text("best path: ▁something =")
+    expect(explorer).to_contain_text("best path: ▁some")
+    screenshot(page, tmp_path / "lattice-after.png", element=explorer)
+    assert widget_problems(page) == []

@@ -1,4 +1,4 @@
-"""Exercise checkers of notebooks 00-07: solutions pass, known wrong answers fail, stubs wait.
+"""Checkers of notebooks 00-07 and 09: solutions pass, known wrong answers fail, stubs wait.
 
 The solutions and the untouched stubs are read from the notebooks themselves (what their code
 cells define, through ``notebook_files.definitions``), so these tests break when a notebook and
@@ -33,6 +33,7 @@ EXERCISES = [
     ("05", "merge_vocab"), ("05", "word_table"), ("05", "apply_merges"),
     ("06", "gpt2_byte_to_char"), ("06", "recover_pair"),
     ("07", "longest_tokens"), ("07", "most_frequent"),
+    ("09", "greedy_pieces"), ("09", "unk_words"), ("09", "best_path"),
 ]
 IDS = [f"{nn}-{name}" for nn, name in EXERCISES]
 
@@ -72,6 +73,41 @@ def test_the_untouched_stub_is_not_attempted(nn, name, capsys):
 def token_pieces_as_text(text, encoding_name):
     enc = get_encoding(encoding_name)
     return [enc.decode([token]) for token in enc.encode(text)]  # str, not bytes
+
+
+def greedy_pieces_keeping_known_parts(word, vocab):
+    pieces, start = [], 0
+    while start < len(word):
+        for end in range(len(word), start, -1):
+            piece = word[start:end] if start == 0 else "##" + word[start:end]
+            if piece in vocab:
+                pieces.append(piece)
+                start = end
+                break
+        else:
+            pieces.append("[UNK]")  # wrong: only this character, not the whole word
+            start += 1
+    return pieces
+
+
+def greedy_pieces_without_hashes(word, vocab):
+    pieces, start = [], 0
+    while start < len(word):
+        end = next((e for e in range(len(word), start, -1) if word[start:e] in vocab), None)
+        if end is None:
+            return ["[UNK]"]
+        pieces.append(word[start:end])  # wrong: no ## on the pieces after the first
+        start = end
+    return pieces
+
+
+def best_path_longest_first(word, scores):
+    pieces, start = [], 0
+    while start < len(word):
+        end = next(e for e in range(len(word), start, -1) if word[start:e] in scores)
+        pieces.append(word[start:end])
+        start = end
+    return pieces
 
 
 def decompress_oldest_first(text, table):
@@ -225,6 +261,11 @@ WRONG = [
      "smaller id first"),
     ("07", "most_frequent", most_frequent_with_most_common, "([5, 3, 5, 3, 9], 2)",
      "smaller id first"),
+    ("09", "greedy_pieces", greedy_pieces_keeping_known_parts, "('unx', [", "WHOLE word"),
+    ("09", "greedy_pieces", greedy_pieces_without_hashes, "('ab', [", "only the pieces after"),
+    ("09", "unk_words", lambda text, vocab: [w for w in text.split() if w not in vocab],
+     "('ab!x ba', [", "each punctuation character"),
+    ("09", "best_path", best_path_longest_first, "('▁hat', {", "Greedy longest-first"),
 ]
 
 
