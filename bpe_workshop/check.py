@@ -46,6 +46,7 @@ import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from unittest import mock
 
 DISTRIBUTION = "bpe-workshop"
 
@@ -60,6 +61,8 @@ LAB_EXTENSIONS = (
 KNOWN_IDS = {"gpt2": [31373, 995], "cl100k_base": [15339, 1917], "o200k_base": [24912, 2375]}
 
 DATA_FILES = ("english.txt", "multilingual.txt")
+
+HIDING: list[str] = []  # files found hiding a dependency: whatever imports it fails too
 
 
 class CheckFailed(Exception):
@@ -85,11 +88,13 @@ def run_one(name: str, check: Callable[[], str]) -> Result:
     except CheckFailed as err:
         return Result(name, False, str(err), err.fix)
     except Exception as err:  # noqa: BLE001 - a broken install raises anything; report it
-        return Result(name, False, f"{type(err).__name__}: {err}", reinstall_fix())
+        return Result(name, False, f"{name}: {type(err).__name__}: {err}", reinstall_fix())
 
 
 def reinstall_fix() -> str:
     """The command that reinstalls the package and its dependencies into this Python."""
+    if HIDING:  # then the hiding file is the likelier cause
+        return f"first rename or move {', '.join(HIDING)} (see above), then check again"
     return (
         f'reinstall from the repository folder: "{sys.executable}" -m pip install -e ".[test]"'
         " (with make: make clean, then make check)"
@@ -180,6 +185,7 @@ def check_dependency(distribution: str, specifier: str) -> Callable[[], str]:
         for name in module_names(distribution):
             shadow = shadowing_file(distribution, name)
             if shadow:
+                HIDING.append(shadow)
                 raise CheckFailed(
                     f"`import {name}` would load {shadow}, not the installed {distribution} "
                     f"{version}: a file or folder named {name} hides it",
@@ -345,21 +351,17 @@ def main(stream=None) -> int:
     sys.dont_write_bytecode = True
     saved = os.environ.get("TIKTOKEN_CACHE_DIR")
     failures = 0
-    with tempfile.TemporaryDirectory(prefix="bpe-workshop-check-") as scratch:
-        os.environ["TIKTOKEN_CACHE_DIR"] = scratch
-        try:
-            print(f"bpe-workshop set-up check ({sys.executable})", file=stream)
-            for name, check in all_checks(saved):
-                result = run_one(name, check)
-                print(f"{good if result.ok else bad} {result.detail}", file=stream, flush=True)
-                if not result.ok:
-                    failures += 1
-                    print(f"   fix: {result.fix}", file=stream, flush=True)
-        finally:
-            if saved is None:
-                os.environ.pop("TIKTOKEN_CACHE_DIR", None)
-            else:
-                os.environ["TIKTOKEN_CACHE_DIR"] = saved
+    with (
+        tempfile.TemporaryDirectory(prefix="bpe-workshop-check-") as scratch,
+        mock.patch.dict(os.environ, {"TIKTOKEN_CACHE_DIR": scratch}),  # restored after
+    ):
+        print(f"bpe-workshop set-up check ({sys.executable})", file=stream)
+        for name, check in all_checks(saved):
+            result = run_one(name, check)
+            print(f"{good if result.ok else bad} {result.detail}", file=stream, flush=True)
+            if not result.ok:
+                failures += 1
+                print(f"   fix: {result.fix}", file=stream, flush=True)
     if failures:
         print(f"{failures} check(s) failed: fix them before the workshop.", file=stream)
         return 1

@@ -1,8 +1,9 @@
 """The attendees' set-up check (``python -m bpe_workshop.check``, ``make check``).
 
 It runs in a subprocess, as an attendee runs it: once on this environment (everything passes),
-and once on an environment broken on purpose (two dependencies that cannot be imported), where it
-must name each broken one, print the fix under it and exit with status 1.
+and on environments broken on purpose (dependencies hidden by files that cannot be imported, a
+cache setting that is a file, a reader that stops early), where it must name each problem, print
+the fix under it, exit with status 1 and never end in a traceback.
 """
 
 from __future__ import annotations
@@ -18,9 +19,11 @@ from bpe_workshop import check
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def run_check(tmp_path: Path, extra_path: Path | None = None) -> subprocess.CompletedProcess:
+def run_check(tmp_path: Path, extra_path: Path | None = None, **variables: str):
     env = dict(os.environ, PYTHONIOENCODING="utf-8", TMPDIR=str(tmp_path))
-    env.pop("PYTHONPATH", None)
+    for name in ("PYTHONPATH", "TIKTOKEN_CACHE_DIR", "DATA_GYM_CACHE_DIR"):
+        env.pop(name, None)
+    env.update(variables)
     if extra_path is not None:
         env["PYTHONPATH"] = str(extra_path)  # searched before site-packages
     return subprocess.run(
@@ -93,7 +96,11 @@ def test_a_broken_regex_or_tiktoken_gives_lines_not_a_traceback(tmp_path):
     assert done.returncode == 1 and "Traceback" not in done.stdout + done.stderr
     for module in ("regex", "tiktoken"):
         assert f"❌ `import {module}` would load {shadows / module}.py" in done.stdout
-    assert "❌ ImportError: my own" in done.stdout  # the encodings and training checks
+    # What imports them fails too, each check named, its fix pointing at the hiding files.
+    for name in ("encodings", "training"):
+        assert f"❌ {name}: ImportError: my own " in done.stdout
+    fix = f"fix: first rename or move {shadows / 'regex'}.py, {shadows / 'tiktoken'}.py (see above)"
+    assert done.stdout.count(fix) >= 2
     assert "✅ matplotlib draws" in done.stdout
 
 
@@ -113,6 +120,24 @@ def test_a_tiktoken_cache_setting_that_is_a_file_is_reported(tmp_path):
     assert not result.ok and "is a file, not a folder" in result.detail
     assert result.fix == "point TIKTOKEN_CACHE_DIR at a folder, or unset it"
     assert check.run_one("cache", check.check_cache_setting(str(tmp_path))).ok
+    # As an attendee meets it: the check's own scratch cache does not hide the setting.
+    done = run_check(tmp_path, TIKTOKEN_CACHE_DIR=str(not_a_folder))
+    assert done.returncode == 1
+    assert f"❌ TIKTOKEN_CACHE_DIR={not_a_folder} is a file, not a folder" in done.stdout
+    assert "✅ offline encodings" in done.stdout
+    assert done.stdout.rstrip().endswith("1 check(s) failed: fix them before the workshop.")
+
+
+def test_the_package_imports_no_dependency_until_a_name_is_used():
+    """Lazy names (PEP 562): the set-up check can check regex and tiktoken before they load."""
+    code = (
+        "import sys, bpe_workshop as b; heavy = sorted({'regex', 'tiktoken'} & set(sys.modules)); "
+        "from bpe_workshop import *; missing = set(b.__all__) - set(dir(b)) - set(globals()); "
+        "print(heavy, sorted(missing), 'regex' in sys.modules)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
+                          text=True, timeout=120, env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    assert done.stdout.split() == ["[]", "[]", "True"], done.stderr
 
 
 def test_missing_lab_extension_is_a_failure_with_a_fix(monkeypatch, tmp_path):

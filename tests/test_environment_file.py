@@ -14,7 +14,8 @@ ROOT = Path(__file__).resolve().parent.parent
 # conda does not normalise names: where conda-forge spells a package differently from PyPI,
 # environment.yml must use conda-forge's spelling
 CONDA_FORGE_NAMES = {"jupyterlab-widgets": "jupyterlab_widgets",
-                     "jupyterlab-rise": "jupyterlab_rise"}
+                     "jupyterlab-rise": "jupyterlab_rise",
+                     "playwright": "playwright-python"}
 
 
 def requirement_name(requirement: str) -> str:
@@ -44,7 +45,9 @@ def environment_packages() -> dict[str, str]:
         requirement = item.group(1)
         if requirement.startswith("-e") or requirement_name(requirement) in {"python", "pip"}:
             continue  # the project itself, the interpreter and the installer
-        packages[requirement_name(requirement)] = bounds(requirement)
+        name = requirement_name(requirement)
+        pypi = {requirement_name(conda): pypi for pypi, conda in CONDA_FORGE_NAMES.items()}
+        packages[pypi.get(name, name)] = bounds(requirement)
     return packages
 
 
@@ -59,8 +62,8 @@ def test_same_version_bounds():
 def test_conda_forge_spellings():
     text = (ROOT / "environment.yml").read_text()
     for pypi, conda in CONDA_FORGE_NAMES.items():
-        assert re.search(rf"^\s+- {conda}\b", text, re.M), conda
-        assert not re.search(rf"^\s+- {pypi}\b", text, re.M), pypi
+        assert re.search(rf"^\s+- {conda}(?![\w.-])", text, re.M), conda
+        assert not re.search(rf"^\s+- {pypi}(?![\w.-])", text, re.M), pypi
 
 
 def test_binder_pins_python_and_installs_the_package_after_copying_it():
