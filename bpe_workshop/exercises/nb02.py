@@ -26,7 +26,8 @@ TEXTS = (
     "Hello👋, 你好!",
 )
 NUMBER_TEXTS = ("", "7", "42", "2024", "12345", "1234567", "pi is 3.14159",
-                "call 0800 123 4567", "a1b22c333d4444", "٣٤٥٦٧")
+                "call 0800 123 4567", "a1b22c333d4444", "٣٤٥٦٧",
+                "½ a cup", "x² + y²", "Chapter Ⅻ", "⅓⅔¾12")  # numbers \d does not match
 
 
 def reference_gpt2_split(text: str) -> list[str]:
@@ -56,9 +57,15 @@ def check_gpt2_split(gpt2_split) -> CheckResult:
 
 def check_number_chunks(number_chunks) -> CheckResult:
     """Exercise: ``my_number_chunks(text) -> list[str]``, numbers cut into groups of 1-3 digits."""
+    def hint(args, expected, got):
+        if got == regex.findall(r"\d{1,3}", args[0]):
+            return ("\\d matches decimal digits only; \\p{N} matches every number character, "
+                    "also ½, ² and Ⅻ: use \\p{N}{1,3}.")
+        return ("GPT-4's pattern uses \\p{N}{1,3}: at most three number characters, taken from "
+                "the left. \\p{N} also matches ½, ² and the digits of other scripts.")
+
     return check(number_chunks, reference_number_chunks, [(text,) for text in NUMBER_TEXTS],
-                 hint="GPT-4's pattern uses \\p{N}{1,3}: at most three digits, taken from the "
-                      "left. \\p{N} also matches digits of other scripts.")
+                 hint=hint)
 
 
 def check_chunk_ids(chunk_ids) -> CheckResult:

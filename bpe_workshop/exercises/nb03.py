@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from bpe_workshop.algorithm.by_hand import count_pairs, decompress_by_hand, replace_pairs_by_hand
 from bpe_workshop.algorithm.textbook import merge
-from bpe_workshop.exercises.core import CheckResult, check, count_total, values_kind
+from bpe_workshop.exercises.core import CheckResult, a_type, check, count_total, shown, values_kind
 
 TEXTS = ("", "a", "ab", "aaa", "aaaa", "abab", "aaabdaaabac", "aaabcdaadab", "banana bandana",
          "ZabdZabac")
@@ -59,6 +59,13 @@ def check_pair_counts(pair_counts) -> CheckResult:
         if values_kind(got):
             return values_kind(got)
         total = count_total(got)
+        text = args[0]
+        last = (text[-2], text[-1]) if len(text) > 1 else None
+        off_by_one = reference_pair_counts(text[:-1]) if text else {}
+        overlap_less = {pair: text.count("".join(pair)) for pair in expected}
+        if got == off_by_one and got != overlap_less and last:
+            return ("the LAST pair is missing: a text of n characters has n - 1 pairs, so the "
+                    "start positions run over range(len(text) - 1).")
         if total is not None and total < sum(expected.values()):
             return ("count every position: 'aaa' holds ('a', 'a') twice (positions 0-1 and 1-2). "
                     "zip(text, text[1:]) walks over all adjacent pairs.")
@@ -85,8 +92,10 @@ def check_replace_pair(replace_pair) -> CheckResult:
 def check_decompress(decompress) -> CheckResult:
     """Exercise: ``my_decompress(text, table) -> str``, undoing the replacements."""
     inputs = [("", {}), ("abc", {}), ("Za", {"Z": "aa"})]
-    for original in ("aaabdaaabac", "aaabcdaadab", "banana bandana"):
-        last = replace_pairs_by_hand(original)[-1]
+    # fresh symbols in three orders (Z, Y, X is reverse-alphabetical: sorting would pass it)
+    for original, symbols in (("aaabdaaabac", None), ("aaabcdaadab", "PQR"),
+                              ("banana bandana", "MAQZ"), ("aaabdaaabac", "ACB")):
+        last = replace_pairs_by_hand(original, symbols=symbols)[-1]
         inputs.append((last.after, last.table))
     def hint(args, expected, got):
         text, table = args
@@ -97,6 +106,10 @@ def check_decompress(decompress) -> CheckResult:
             return ("you undid the oldest replacement first, so symbols made later (X = ZY) "
                     "still hold earlier ones: walk the table in reverse order, e.g. "
                     "reversed(list(table.items())).")
+        if table and list(table) != sorted(table, reverse=True):
+            return ("the table's order is the order the symbols were made, whatever their "
+                    "letters: undo them last-made first, reversed(list(table.items())), "
+                    "not in alphabetical order.")
         return ("replace each symbol by the pair it stands for, the last replacement of the "
                 "table first, until only the original letters are left.")
 
@@ -107,7 +120,9 @@ def check_first_wrong_step(first_wrong_step) -> CheckResult:
     """Exercise: the number of the first wrong step of ``PUBLISHED_EXAMPLE`` (an int)."""
 
     def hint(args, expected, got):
-        return ("compare each step with replace_pairs_by_hand(published_text, symbols='XYZ'): "
+        if not isinstance(got, int) or isinstance(got, bool):
+            return f"give the step number as an int, e.g. 2, not {a_type(got)} ({shown(got)})."
+        return ("compare each step with replace_pairs_by_hand('aaabcdaadab', symbols='XYZ'): "
                 "the string, the pair, its count and the result.")
 
     return check(lambda: first_wrong_step, first_wrong_published_step, [()],

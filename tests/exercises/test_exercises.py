@@ -110,6 +110,25 @@ def best_path_longest_first(word, scores):
     return pieces
 
 
+def decompress_alphabetically(text, table):
+    for symbol in sorted(table):  # passes when the symbols are Z, Y, X by chance
+        text = text.replace(symbol, table[symbol])
+    return text
+
+
+def pair_counts_off_by_one(text):
+    counts = {}
+    for i in range(len(text) - 2):  # one short: the last pair is never counted
+        counts[text[i], text[i + 1]] = counts.get((text[i], text[i + 1]), 0) + 1
+    return counts
+
+
+def test_a_step_number_given_as_text_is_told_to_give_an_int():
+    result = checker("03", "first_wrong_step")("3")
+    assert "give the step number as an int, e.g. 2, not a str ('3')" in result.message
+    assert "published_text" not in result.message
+
+
 def decompress_oldest_first(text, table):
     for symbol, pair in table.items():  # oldest first: wrong when symbols nest
         text = text.replace(symbol, pair)
@@ -234,7 +253,7 @@ WRONG = [
     ("03", "replace_pair", lambda text, pair, symbol: "".join(
         symbol if text[i:i + 2] == "".join(pair) else text[i] for i in range(len(text))),
      "('aa', ('a', 'a'), 'Z')", "skip both characters"),
-    ("03", "decompress", decompress_oldest_first, "('XdXac', {'Z': 'aa', 'Y': 'ab', 'X': 'ZY'})",
+    ("03", "decompress", decompress_oldest_first, "('BdBac', {'A': 'aa', 'C': 'ab', 'B': 'AC'})",
      "reverse order"),
     ("03", "decompress", lambda text, table: list(text), "('', {})", "last replacement"),
     ("03", "replace_pair", lambda text, pair, symbol: list(text), "('', ('a', 'a'), 'Z')",
@@ -261,6 +280,10 @@ WRONG = [
      "smaller id first"),
     ("07", "most_frequent", most_frequent_with_most_common, "([5, 3, 5, 3, 9], 2)",
      "smaller id first"),
+    ("02", "number_chunks", lambda text: regex.findall(r"\d{1,3}", text), "('⅓⅔¾12')",
+     "also ½, ² and Ⅻ"),
+    ("03", "decompress", decompress_alphabetically, "('BdBac',", "not in alphabetical order"),
+    ("03", "pair_counts", pair_counts_off_by_one, "('ab')", "the LAST pair is missing"),
     ("09", "greedy_pieces", greedy_pieces_keeping_known_parts, "('unx', [", "WHOLE word"),
     ("09", "greedy_pieces", greedy_pieces_without_hashes, "('ab', [", "only the pieces after"),
     ("09", "unk_words", lambda text, vocab: [w for w in text.split() if w not in vocab],

@@ -87,7 +87,41 @@ def decode_pieces_keeping_the_first_space(pieces):
     return text.decode("utf-8")
 
 
+def number_pieces_as_ints(number):
+    return [int(piece) for piece in nb08.reference_number_pieces(number)]
+
+
+def costliest_language_always_cl100k(sentences, encoding_name):
+    return nb08.reference_costliest_language(sentences, "cl100k_base")  # ignores its argument
+
+
+def costliest_language_with_min(sentences, encoding_name):
+    from bpe_workshop import get_encoding
+
+    encoding = get_encoding(encoding_name)
+    return min(sentences, key=lambda code: len(encoding.encode(sentences[code])))
+
+
+def costliest_language_last_of_ties(sentences, encoding_name):
+    return nb08.reference_costliest_language(dict(reversed(sentences.items())), encoding_name)
+
+
+def decode_pieces_lstrip(pieces):
+    return nb08.reference_decode_pieces(pieces).lstrip()
+
+
+def decode_pieces_dropping_the_first_character(pieces):
+    return (nb08.reference_decode_pieces(pieces) + "x")[1:-1] if pieces else ""
+
+
 WRONG = [  # (exercise, wrong answer, the smallest failing input as shown, a word of the hint)
+    ("number_pieces", number_pieces_as_ints, "ints(0)", "as strings"),
+    ("costliest_language", costliest_language_always_cl100k, "({'ja'", "the encoding you are"),
+    ("costliest_language", costliest_language_with_min, "({'en': 'information'", "MOST tokens"),
+    ("costliest_language", costliest_language_last_of_ties, "({'zz': 'cat', 'aa': 'dog'}",
+     "the first of them"),
+    ("decode_pieces", decode_pieces_lstrip, "(['▁', '▁two', '▁', '▁spaces'])", "ONE space"),
+    ("decode_pieces", decode_pieces_dropping_the_first_character, "(['▁a'])", "ONE space"),
     ("number_pieces", number_pieces_from_the_right, "from_the_right(1000)", "LEFT"),
     ("costliest_language", costliest_language_by_bytes,
      "({'en': 'information', 'el': 'νερό'}, 'gpt2')", "TOKENS"),
