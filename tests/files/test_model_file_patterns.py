@@ -1,12 +1,8 @@
 """A shared model file cannot exhaust memory: a huge pattern or a huge file is refused first."""
 
-import subprocess
-import sys
-import textwrap
+from memory_limit import load_under_a_memory_limit
 
 from bpe_workshop import ByteLevelBPE
-
-LIMIT = 1536 * 2**20  # bytes of address space for the child: 1.5 GB
 
 
 def test_a_model_file_with_a_huge_fixed_repeat_is_refused_under_a_memory_limit(tmp_path):
@@ -14,35 +10,13 @@ def test_a_model_file_with_a_huge_fixed_repeat_is_refused_under_a_memory_limit(t
     text = model.read_text(encoding="utf-8")
     model.write_text(text.replace(r'"\\w+|\\s+"', '"a{100000000}"'), encoding="utf-8")
     assert '\npattern "a{100000000}"\n' in model.read_text(encoding="utf-8")
-    child = textwrap.dedent(f"""
-        import resource
-        resource.setrlimit(resource.RLIMIT_AS, ({LIMIT}, {LIMIT}))
-        from bpe_workshop import ByteLevelBPE
-        try:
-            ByteLevelBPE.load({str(model)!r})
-        except ValueError as err:
-            print(err)
-    """)
-    done = subprocess.run([sys.executable, "-c", child], capture_output=True, text=True,
-                          timeout=120)
-    assert done.returncode == 0, done.stderr
-    assert "repeats fixed counts to 100,000,000 elements" in done.stdout
+    said = load_under_a_memory_limit(model)
+    assert "repeats fixed counts to 100,000,000 elements" in said
 
 
 def test_a_huge_junk_file_is_refused_before_it_is_read(tmp_path):
     junk = tmp_path / "junk.model"
     with open(junk, "wb") as file:
         file.truncate(500 * 2**20)  # 500 MB of zeros, sparse: nothing is really written
-    child = textwrap.dedent(f"""
-        import resource
-        resource.setrlimit(resource.RLIMIT_AS, ({LIMIT}, {LIMIT}))
-        from bpe_workshop import ByteLevelBPE
-        try:
-            ByteLevelBPE.load({str(junk)!r})
-        except ValueError as err:
-            print(err)
-    """)
-    done = subprocess.run([sys.executable, "-c", child], capture_output=True, text=True,
-                          timeout=120)
-    assert done.returncode == 0, done.stderr
-    assert "is 524,288,000 bytes, more than a model file may be (67,108,864)" in done.stdout
+    said = load_under_a_memory_limit(junk)
+    assert "is 524,288,000 bytes, more than a model file may be (67,108,864)" in said

@@ -1,15 +1,10 @@
 """Models that would blow up, and values that are right but of an unexpected kind."""
 
-import subprocess
-import sys
-import textwrap
-
 import numpy as np
 import pytest
+from memory_limit import load_under_a_memory_limit
 
 from bpe_workshop import ByteLevelBPE
-
-LIMIT = 1536 * 2**20  # bytes of address space for the child: 1.5 GB
 
 
 def test_merges_that_double_a_token_each_line_are_refused_under_a_memory_limit(tmp_path):
@@ -19,20 +14,9 @@ def test_merges_that_double_a_token_each_line_are_refused_under_a_memory_limit(t
     model.write_text("bpe-workshop byte-level v1\npattern none\nbyte-ids identity\n"
                      f"special-tokens 0\nmerges {len(merges)}\n" + "\n".join(merges) + "\n",
                      encoding="utf-8")
-    child = textwrap.dedent(f"""
-        import resource
-        resource.setrlimit(resource.RLIMIT_AS, ({LIMIT}, {LIMIT}))
-        from bpe_workshop import ByteLevelBPE
-        try:
-            ByteLevelBPE.load({str(model)!r})
-        except ValueError as err:
-            print(err)
-    """)
-    done = subprocess.run([sys.executable, "-c", child], capture_output=True, text=True,
-                          timeout=120)
-    assert done.returncode == 0, done.stderr
+    said = load_under_a_memory_limit(model)
     assert "doubling.model: merge 25, (279, 279) -> 280, makes a token of 33,554,432 bytes" \
-        in done.stdout and "these merges keep doubling a token" in done.stdout
+        in said and "these merges keep doubling a token" in said
 
 
 def test_a_special_token_with_a_lone_surrogate_is_refused_before_training():
