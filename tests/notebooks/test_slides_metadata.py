@@ -67,6 +67,14 @@ def test_set_up_and_checker_cells_are_skipped(path):
 
 
 @pytest.mark.parametrize("path", SERIES, ids=lambda p: p.stem)
+def test_folded_cells_are_not_on_the_slides(path):
+    # a folded cell would show on a slide as one giant line (the guide's slide rules)
+    folded = [c.source[:40] for c in read(path).cells
+              if c.metadata.get("jupyter", {}).get("source_hidden") and slide_type(c) != "skip"]
+    assert folded == [], f"{path.name}: folded cells shown on the slides: {folded}"
+
+
+@pytest.mark.parametrize("path", SERIES, ids=lambda p: p.stem)
 def test_speaker_notes_are_markdown(path):
     notes = [c for c in read(path).cells if slide_type(c) == "notes"]
     assert len(notes) >= 2, f"{path.name} has {len(notes)} speaker-notes cells"
