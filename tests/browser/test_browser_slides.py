@@ -80,6 +80,14 @@ def test_browser_slides_step_the_merge_stepper(lab, playwright, tmp_path):
         # skipped cells are not on any slide: the Colab set-up cell is gone
         assert "google.colab" not in slides.locator(".reveal .slides").inner_text()
         next_slide_until(slides, STEPPER_SLIDE)
+        for _ in range(3):  # the stepper may sit on a subslide below its heading: go down to it
+            if slides.locator(PRESENT_SLIDE).first.locator(".jp-CodeCell").count():
+                break
+            before = present_slide_text(slides)
+            slides.keyboard.press("Space")
+            slides.wait_for_function(
+                "([sel, before]) => { const s = document.querySelector(sel);"
+                " return s && s.innerText !== before; }", arg=[PRESENT_SLIDE, before])
         screenshot(slides, tmp_path / "slide-stepper-before-run.png")
 
         # Run the stepper's cell where it stands (Ctrl+Enter keeps the slide on screen).
