@@ -21,7 +21,7 @@ from collections.abc import Sequence
 
 from bpe_workshop.render.pieces import TokenGroup, TokenPieces, group_tokens
 from bpe_workshop.render.style import color_class, view
-from bpe_workshop.token_text import visible_char, visible_text
+from bpe_workshop.token_text import counted, visible_char, visible_text
 from bpe_workshop.validation import require_int
 
 __all__ = ["DEFAULT_MAX_TOKENS", "tokens_html", "chunks_html"]
@@ -160,8 +160,7 @@ def tokens_html(
 
     notes = []
     if summary:
-        plural = "s" if total != 1 else ""
-        notes.append(f'<div class="bpe-summary">{total:,} {unit}{plural} · {total_bytes:,} bytes'
+        notes.append(f'<div class="bpe-summary">{counted(total, unit)} · {total_bytes:,} bytes'
                      f" · {total_bytes / total:.2f} bytes per {unit}</div>")
     if total > len(shown):
         notes.append(f'<div class="bpe-note">Showing the first {len(shown):,} of {total:,} '

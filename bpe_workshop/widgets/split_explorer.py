@@ -114,8 +114,9 @@ class _SplitExplorer(WidgetView):
                 f"{sample}{' …' if len(gaps) > 5 else ''}", include_css=False))
         n_empty = len(found) - len(chunks)
         if n_empty:
-            notes.append(message_html(f"The pattern also matched the empty string {n_empty:,} "
-                                      "times; empty matches are left out.", include_css=False))
+            notes.append(message_html(f"The pattern also matched the empty string "
+                                      f"{counted(n_empty, 'time')}; empty matches are left out.",
+                                      include_css=False))
         body = chunks_html(chunks, max_tokens=self.max_tokens, include_css=False)
         self.output.value = view(shown + "".join(notes) + body)
 
