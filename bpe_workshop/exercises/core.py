@@ -112,7 +112,7 @@ def guarded(func: Callable, *args, time_limit: float | None = None):
     previous_tracer = sys.gettrace()
     if alarm:
         previous_handler = signal.signal(signal.SIGALRM, time_up)
-        signal.setitimer(signal.ITIMER_REAL, limit)
+        signal.setitimer(signal.ITIMER_REAL, limit, 0.25)  # again if one stop is swallowed
     sys.settrace(tracer)
     try:
         return func(*args)
