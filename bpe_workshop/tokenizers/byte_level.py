@@ -1,16 +1,10 @@
 """Byte-level BPE: the tokenizer the GPT models use, trained or loaded from tiktoken.
 
-Lineage: GPT-2's byte-level BPE (Radford et al. 2019) as tiktoken runs it: text is split into
-chunks by a regex (optional here), each chunk's UTF-8 bytes start as ids 0-255, and learned
-merges combine adjacent ids into new ones. Encoding merges the present pair with the lowest
-rank first; special tokens follow tiktoken's ``allowed_special`` / ``disallowed_special`` rules.
-The algorithms live in ``algorithm.textbook`` (train, encode, build the vocabulary, decode) and
-their fast twins ``train_fast`` / ``encode_fast``, the model file in ``model_file``, the merge
-recovery from tiktoken's ranks in ``tiktoken_bridge``; this class checks its input, once, and
-hands the work to them.
-Left out: Unicode normalization, byte fallback tricks of other tokenizers, dropout.
-Special tokens are checked in ``special_tokens``; text becomes chunks in ``chunking`` (lone
-surrogates become U+FFFD, as in tiktoken).
+Lineage: GPT-2's byte-level BPE (Radford et al. 2019) as tiktoken runs it: a regex splits text
+into chunks, each chunk's UTF-8 bytes start as ids 0-255, and the present pair with the lowest
+rank merges first; special tokens follow tiktoken's ``allowed_special`` rules. This class checks
+its input, once, and hands the work to ``algorithm`` (``textbook`` and its fast twins) and to
+``files.model_file``. Left out: Unicode normalization, byte fallback, dropout.
 """
 
 from __future__ import annotations
@@ -87,8 +81,10 @@ class ByteLevelBPE:
         self.records = list(records or [])  # one MergeRecord per merge, from training only
         self.stop_message = stop_message
         self.vocab = self._build_vocab()  # id -> bytes
-        self.special_tokens = {}  # special token text -> id
-        self._register_special_tokens({} if special_tokens is None else special_tokens)
+        special_tokens = {} if special_tokens is None else special_tokens
+        check_special_tokens(special_tokens, first_free_id=max(self.vocab) + 1)
+        self.special_tokens = dict(special_tokens)  # special token text -> id
+        self.vocab |= {i: text.encode("utf-8") for text, i in self.special_tokens.items()}
         self._cache = {}  # chunk text -> ids, for encode_fast
         self._warned_left_out = False  # a pattern that drops text is reported once
 
@@ -106,12 +102,10 @@ class ByteLevelBPE:
     ) -> ByteLevelBPE:
         """Learn ``vocab_size - 256`` merges from ``text``.
 
-        ``pattern`` splits the text into chunks first (merges never cross chunks); ``None``
-        trains on the whole text as one sequence. Text equal to a special token is left out of
-        training. ``algorithm="naive"`` runs the readable textbook loop, ``"fast"`` the
-        incremental trainer; both learn the same merges. ``progress(step, total, record)`` is
-        called after every merge. If no pair occurs twice before the vocabulary is full,
-        training stops early: ``stop_message`` says so and a warning is issued.
+        ``pattern`` splits the text into chunks (merges never cross them; ``None``: one chunk);
+        special tokens' text is left out. ``algorithm="naive"`` runs ``textbook``, ``"fast"``
+        its twin: the same merges. ``progress(step, total, record)`` is called after each merge.
+        When no pair occurs twice any more, training stops early and warns (``stop_message``).
 
         >>> tok = ByteLevelBPE.train("hello hello", 258, algorithm="naive")
         >>> [r.token for r in tok.records]
@@ -234,18 +228,7 @@ class ByteLevelBPE:
                     f"bytes: these merges keep doubling a token, which no trained model does")
         return textbook.build_vocab(self.merges, self.byte_ids)
 
-    def _register_special_tokens(self, special_tokens: dict[str, int]) -> None:
-        check_special_tokens(special_tokens, first_free_id=max(self.vocab) + 1)
-        for text, i in special_tokens.items():
-            self.special_tokens[text] = i
-            self.vocab[i] = text.encode("utf-8")
-
     # ----- views ------------------------------------------------------------------------
-
-    @property
-    def inverse_special(self) -> dict[int, str]:
-        """id -> special token text."""
-        return {i: text for text, i in self.special_tokens.items()}
 
     @property
     def vocab_size(self) -> int:
@@ -267,12 +250,11 @@ class ByteLevelBPE:
     ) -> list[int]:
         """Encode ``text`` to ids, with tiktoken's rules for special tokens.
 
-        Special tokens are safe by default: text that happens to look like one (say, a web
-        page quoting ``<|endoftext|>``) must not silently become the control token, so it raises.
-        ``allowed_special`` lists the special tokens to encode as such (``"all"`` for every one);
-        ``disallowed_special`` lists those whose appearance raises ValueError (``"all"``, the
-        default, means every special token not allowed); special tokens in neither are encoded
-        as ordinary text.
+        Safe by default: text that merely looks like a special token (a web page quoting
+        ``<|endoftext|>``) raises rather than silently becoming the control token.
+        ``allowed_special`` lists those to encode as such (``"all"``: every one);
+        ``disallowed_special`` those that raise (``"all"``, the default: every one not allowed);
+        the others are encoded as ordinary text.
 
         >>> tok = ByteLevelBPE.train("ab ab ab", 257, special_tokens={"<|end|>": 300})
         >>> tok.encode("ab<|end|>", allowed_special="all")
@@ -301,10 +283,9 @@ class ByteLevelBPE:
     def encode_ordinary(self, text: str) -> list[int]:
         """Encode ``text`` treating special tokens as plain text (tiktoken's name for this).
 
-        The text is split into chunks with the pattern, and each chunk's bytes are merged on
-        their own by ``encode_fast``, which gives the ids of ``textbook.encode_chunks`` (a
-        property test checks it). A pattern that leaves text out of every chunk warns once per
-        tokenizer (that text gets no ids).
+        The pattern splits the text into chunks; ``encode_fast`` merges each chunk's bytes, with
+        the ids of ``textbook.encode_chunks`` (a property test checks it). A pattern that leaves
+        text out of the chunks warns, once per tokenizer.
 
         >>> ByteLevelBPE({(97, 98): 256, (98, 99): 257, (97, 257): 258}).encode_ordinary("abc")
         [256, 99]
@@ -322,10 +303,7 @@ class ByteLevelBPE:
         return encode_fast.encode_chunks(chunks, self.merges, self.byte_ids, self._cache)
 
     def encode_chunk(self, text_bytes: bytes) -> list[int]:
-        """Encode one chunk's bytes: merge the present pair with the lowest rank, repeatedly.
-
-        A merge's rank is its new id (ids are minted in merge order), so the earliest learned
-        merge goes first.
+        """Encode one chunk's bytes: merge the present pair with the lowest rank (its new id).
 
         >>> ByteLevelBPE.train("aaabdaaabac", 259).encode_chunk(b"aaab")
         [258]
