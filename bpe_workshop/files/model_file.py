@@ -1,10 +1,8 @@
 """Saving and loading both tokenizers as plain text; loading gives plain data, never code.
 
-Lineage: minbpe's ``.model`` / ``.vocab`` pair (a version line, the pattern, the special tokens,
-then one merge per line), extended with GPT-2's byte order and strict checking. Never pickle:
-a model file is data, and loading it runs no code. This module knows the file formats only:
-``load_*`` return the keyword arguments of the tokenizer's constructor, and the classes build
-themselves from them (``ByteLevelBPE(**load_byte_level(path))``), so nothing here imports them.
+Lineage: minbpe's ``.model`` / ``.vocab`` pair, extended with GPT-2's byte order. Never pickle:
+loading a model runs no code. ``load_*`` parse a file into the keyword arguments of the
+tokenizer's constructor, which checks them (``ByteLevelBPE(**load_byte_level(path))``).
 
 One header convention: ``bpe-workshop <kind> v<version>``. The byte-level ``.model`` file,
 version 1 (UTF-8, one item per line; strings are JSON-quoted so a pattern may hold newlines)::
@@ -18,10 +16,8 @@ version 1 (UTF-8, one item per line; strings are JSON-quoted so a pattern may ho
     97 97                                (makes id 256)
     256 98                               (makes id 257, and so on)
 
-Beside it, the ``.vocab`` file is for people only: one line per id with the token's text
-(whitespace made visible, bytes that are not UTF-8 in hex) and the pair merged to make it.
-The word-level file (one file, any name), version 1; release 0.1.0 wrote the header
-``bpe-workshop word-level 1``, which still loads::
+Beside it, the ``.vocab`` file is for people only (:func:`vocab_text`). The word-level file
+(one file, any name), version 1; release 0.1.0's header ``bpe-workshop word-level 1`` loads::
 
     bpe-workshop word-level v1
     alphabet ["a", "b", "e"]
@@ -29,8 +25,7 @@ The word-level file (one file, any name), version 1; release 0.1.0 wrote the hea
     ["a", "b", 3]                        (left symbol, right symbol, training count)
     ["ab", "</w>", 2]
 
-Saving never destroys the previous model: each file is written to a temporary file in the same
-folder, and only once every file is complete are they renamed over the old ones.
+Saving never destroys the previous model (:func:`_write_all`).
 Left out: byte-level training records (counts), which are not needed to encode.
 """
 
@@ -274,13 +269,11 @@ def _target(path: object, what: str, writer: str, example: str) -> Path:
         raise TypeError(f"{what} must be a str or a pathlib.Path, e.g. {writer}({example!r}), "
                         f"got {type(path).__name__}")
     text = os.fspath(path)
-    if not isinstance(text, str) or not text.strip() or text.endswith(("/", os.sep)):
+    if (not isinstance(text, str) or not text.strip() or text.endswith(("/", os.sep))
+            or Path(text).name in ("", ".", "..", ".model")):
         raise ValueError(f"{what} must name a file to write, e.g. {writer}({example!r}), "
                          f"got {text!r}")
     path = Path(text).expanduser()
-    if path.name in ("", ".", "..", ".model"):
-        raise ValueError(f"{what} must name a file to write, e.g. {writer}({example!r}), "
-                         f"got {text!r}")
     if not path.parent.is_dir():
         raise FileNotFoundError(f"the folder {str(path.parent)!r} does not exist; create it "
                                 f"first, e.g. Path({str(path.parent)!r}).mkdir(parents=True)")
@@ -296,10 +289,9 @@ def _not_a_folder(path: Path) -> None:
 def _write_all(files: list[tuple[Path, str]]) -> None:
     """Write every file, or none: temporary files first, renamed over the old ones at the end.
 
-    The renames happen under a lock on the folder (a lock folder, which works everywhere), so
-    two saves to the same files at once give one save's pair, never a mix. If a rename fails,
-    the files already renamed get their old text back. On any failure (a full disk, a size
-    limit, an interruption) nothing else changes and no temporary file is left.
+    The renames hold the folder's lock, so two saves at once give one save's files, never a mix;
+    a failed rename puts back what it replaced. On any failure (a full disk, an interruption)
+    nothing else changes and no temporary file is left.
     """
     folder = files[0][0].parent
     temporary = []
