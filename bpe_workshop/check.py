@@ -1,31 +1,14 @@
 """The set-up check attendees run the day before a workshop: ``make check``.
 
 Without make: ``python -m bpe_workshop.check``. One line per check, ✅ or ❌, and under each ❌
-the command or step that fixes it; the exit status is 1 when anything failed, 0 otherwise.
+the fix; the exit status is 1 when anything failed. In order: the Python version (the package's
+``requires-python``); every declared dependency (from the installed metadata), importable and
+in its allowed version; the widget manager and RISE extensions of JupyterLab; tiktoken's cache
+setting and the three OpenAI encodings offline ("hello world"'s ids); matplotlib drawing; the
+corpora; a tiny training run that round-trips. It writes nothing outside one temporary folder.
 
-What it checks, in order:
+A check returns what it found, or raises :class:`CheckFailed` with what went wrong and the fix::
 
-- the Python version against the package's own ``requires-python``;
-- every dependency the package declares (read from its installed metadata, so the list never
-  drifts from ``pyproject.toml``): importable, with its version, and the version allowed;
-- the two JupyterLab front-end extensions the series needs: ipywidgets' widget manager (without
-  it every widget shows as a line of text) and RISE (the slides);
-- tiktoken's cache setting, then GPT-2's, GPT-4's and GPT-4o's encodings loading offline and
-  giving their known ids for "hello world";
-- matplotlib drawing a chart (Agg, into memory);
-- the corpora the notebooks train on;
-- a tiny training run that round-trips its text.
-
-It writes nothing outside one temporary folder, which it deletes: tiktoken's cache is pointed
-there for the run and no bytecode is written.
-
-A check is a function that returns a short description of what it found, or raises
-:class:`CheckFailed` with what went wrong and the fix::
-
-    >>> def python_is_here():
-    ...     return "found"
-    >>> run_one("demo", python_is_here).ok
-    True
     >>> def broken():
     ...     raise CheckFailed("no such thing", fix="install it")
     >>> result = run_one("demo", broken)

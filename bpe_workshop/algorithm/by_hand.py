@@ -1,24 +1,16 @@
 """BPE by hand: Gage's 1994 pair replacement on a short string, one step at a time.
 
 Lineage: Philip Gage, "A New Algorithm for Data Compression" (1994), as retold on Wikipedia's
-Byte pair encoding page: repeatedly replace the most frequent pair of adjacent symbols with a
-symbol that does not occur in the data, and keep a replacement table so the data can be restored.
-Here the fresh symbols are letters (``Z``, ``Y``, ``X``, ...) so every step can be read on a slide.
-Left out: bytes and ids (see ``pairs`` and ``byte_level``), and Gage's block-wise compression.
+Byte pair encoding page: replace the most frequent pair of adjacent symbols with a symbol not in
+the data, and keep a table to restore it. The fresh symbols are letters (``Z``, ``Y``, ...) so
+every step reads on a slide. Left out: bytes and ids (``textbook``), Gage's blocks.
 
-Counting. Pairs are counted the way ``textbook.get_stats`` counts them, overlaps included, as in the
-rest of the series: ``aaab`` holds ``aa`` twice, although one replacement can only take one of
-them (``count_pairs(..., overlapping=False)`` shows the other view). Replacement scans left to
-right without overlaps, as ``textbook.merge`` does. The run stops when no pair occurs more than
-once.
-
-Tie rules, for pairs that occur equally often:
-
-- ``"smallest"`` (the series' rule, ``textbook.best_pair``): the smallest pair wins, comparing the
-  left symbol first. Original characters order by code point; fresh symbols come after every
-  original character, in the order they were minted, just as merged ids (256 and up) come after
-  the 256 byte ids. This reproduces Wikipedia's run.
-- ``"first_seen"``: the tied pair that occurs first in the current string wins (minbpe's rule).
+Pairs are counted as ``textbook.get_stats`` counts them, overlaps included (``aaab`` holds ``aa``
+twice; ``count_pairs(..., overlapping=False)`` shows the other view), and replaced left to right
+as ``textbook.merge`` does. The run stops when no pair occurs more than once. Tie rules:
+``"smallest"`` is the series' rule (``textbook.best_pair``; fresh symbols sort after every
+original character in the order they were minted, as merged ids follow the bytes), which
+reproduces Wikipedia's run; ``"first_seen"``: the tie that occurs first wins (minbpe's rule).
 
 >>> for step in replace_pairs_by_hand("aaabdaaabac"):
 ...     print(step.before, "->", step.after, " ", step.symbol, "=", "".join(step.pair))
@@ -103,13 +95,9 @@ def replace_pairs_by_hand(
 ) -> list[HandStep]:
     """Run Gage's pair replacement on ``text`` and return every step.
 
-    Each step counts the adjacent pairs of the current string, picks the most frequent (ties by
-    ``tie_rule``, see the module docstring), and replaces it everywhere, left to right, by the next
-    fresh symbol. Fresh symbols come from ``symbols`` (default ``Z``, ``Y``, ``X``, ... ``A``),
-    skipping any that already occur in ``text``. The run stops when no pair occurs more than once,
-    or after ``max_steps`` steps.
-
-    Wikipedia's example, and a second string that starts its symbols at ``X``:
+    Each step counts the pairs, picks the most frequent (ties by ``tie_rule``) and replaces it, left
+    to right, by the next fresh symbol from ``symbols`` (default ``Z``, ``Y``, ... ``A``, skipping
+    any in ``text``). Stops when no pair occurs more than once, or after ``max_steps`` steps.
 
     >>> steps = replace_pairs_by_hand("aaabdaaabac")
     >>> steps[-1].after, steps[-1].table
@@ -120,9 +108,6 @@ def replace_pairs_by_hand(
     ((('Z', 'a'), ('a', 'b')), ('a', 'b'))
     >>> [s.after for s in replace_pairs_by_hand("aaabcdaadab", symbols="XYZ")]
     ['XabcdXdab', 'XYcdXdY']
-
-    The call that fails, and why:
-
     >>> replace_pairs_by_hand("abab", tie_rule="first")
     Traceback (most recent call last):
     ...

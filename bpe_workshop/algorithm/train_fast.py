@@ -1,42 +1,29 @@
 """Incremental BPE training: the same merges as ``textbook``, without recounting.
 
-The naive loop recounts every pair of the whole text for every merge. But a merge of
-``(a, b)`` into ``c`` only changes the text where ``a b`` stands: around each occurrence,
-``x a b y`` becomes ``x c y``, so the pairs ``(x, a)``, ``(a, b)``, ``(b, y)`` lose one
-occurrence and ``(x, c)``, ``(c, y)`` gain one. Nothing else moves. This module keeps
+The naive loop recounts every pair for every merge. But merging ``(a, b)`` into ``c`` changes
+the text only where ``a b`` stands: ``x a b y`` becomes ``x c y``, so ``(x, a)``, ``(a, b)``,
+``(b, y)`` lose one occurrence and ``(x, c)``, ``(c, y)`` gain one. This module keeps
 
-1. **the distinct chunks once each, with their frequency.** Text split by GPT-2's pattern
-   repeats the same chunks (`` the``, ``,``, `` self``) again and again: 8 MB of standard-library
-   code is 2 million chunks but fewer than 40,000 distinct ones. An occurrence inside a
-   chunk that appears 900 times counts 900.
-2. **a doubly linked list over positions.** The distinct chunks are laid end to end, one
-   slot per byte; ``nxt``/``prv`` link each live slot to its neighbours inside its chunk,
-   so a merge rewrites one slot and unlinks the other, in constant time.
-3. **an index from each pair to the positions where it starts**, so a merge visits only its
-   occurrences: its cost is proportional to how often the pair occurs, not to the text size.
-   Positions are only ever appended; one that no longer holds the pair is skipped when met.
-4. **a max-heap of pairs** keyed by ``(-count, left, right)``: the smallest key is THE tie rule of
-   ``textbook.best_pair`` (highest count, then smallest pair). Entries are checked lazily when
-   they reach the top.
+1. **each distinct chunk once, with its frequency** (8 MB of standard-library code is 2 million
+   chunks but fewer than 40,000 distinct ones);
+2. **a doubly linked list over positions** (``nxt``/``prv``, one slot per byte of the chunks
+   laid end to end), so a merge rewrites one slot and unlinks the other in constant time;
+3. **an index from each pair to the positions where it starts**, so a merge costs what its
+   occurrences cost, not the text size (stale positions are skipped when met);
+4. **a max-heap of pairs** keyed by ``(-count, left, right)``: THE tie rule of
+   ``textbook.best_pair``, its entries re-checked when they reach the top.
 
-The same structure serves both uses: with a split pattern there are many short chunks,
-without one (``pattern=None``) there is a single long chunk, and the linked list makes
-either cost only what the merges touch. There is no switch between two algorithms. The slots
-live in arrays of machine integers, about 25 bytes per byte of distinct chunk text in all
-(a list of Python ints would take five times that).
+With a pattern there are many short chunks, without one a single long chunk: the same code
+serves both. The slots are arrays of machine ints, about 25 bytes per byte of distinct text.
 
-Why the lazy heap is exact: a pair can only gain occurrences during the merge that mints its
-newer id (a pair of two bytes: while the chunks are first counted), since every pair created
-later contains an even newer id. After that its count only goes down. So once pushed, a heap
-entry never understates its pair's count: when the top entry is still exact no other pair can
-beat it, and when it is stale we push it back with its current count.
+Why the lazy heap is exact: a pair gains occurrences only while the merge that mints its newer
+id runs (bytes: while the chunks are counted); afterwards its count only falls. So an entry
+never understates its pair's count: an exact top entry beats every other pair, and a stale one
+is pushed back with its current count.
 
-Lineage: Larsson and Moffat's Re-Pair compression (1999) introduced the linked list, the
-pair -> occurrences index and the priority queue; Sennrich et al.'s ``learn_bpe`` (2016) counts
-each word once with its frequency and updates only the words a merge touches; Hugging Face
-``tokenizers`` trains BPE with a heap whose entries are re-checked when popped.
-Left out: multiple threads, and any approximation (every count is exactly what
-``textbook.get_stats`` would count on the current ids, overlaps included).
+Lineage: Re-Pair compression (Larsson and Moffat 1999: the list, the index, the queue);
+``learn_bpe`` (Sennrich et al. 2016: each word once, with its frequency); Hugging Face
+``tokenizers`` (a heap re-checked when popped). Left out: threads and any approximation.
 """
 
 from __future__ import annotations
@@ -57,7 +44,7 @@ def learn_merges(
     *,
     progress: Callable[[int, int, MergeRecord], None] | None = None,
 ) -> list[MergeRecord]:
-    """Learn up to ``num_merges`` merges over ``chunks``: exactly ``train_naive.learn_merges``.
+    """Learn up to ``num_merges`` merges over ``chunks``: exactly ``textbook.learn_merges``.
 
     ``chunks`` are the pre-split pieces of the text as UTF-8 bytes, in text order, repeats
     included. Stops early, returning fewer records, when no pair occurs at least twice.

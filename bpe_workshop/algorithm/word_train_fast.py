@@ -1,31 +1,21 @@
 """Incremental word-level BPE training: the same merges as ``word_train_naive``, no recounting.
 
-The naive loop recounts every pair of every word for every merge. A merge of ``(a, b)`` into
-``ab`` only changes the words where ``a b`` stands: around each occurrence ``x a b y`` becomes
-``x ab y``, so ``(x, a)``, ``(a, b)`` and ``(b, y)`` lose one occurrence (weighted by the word's
-frequency) and ``(x, ab)``, ``(ab, y)`` gain one. This module keeps, as ``train_fast`` does for
-byte-level training:
+The byte-level ``train_fast``'s idea on words: merging ``(a, b)`` changes only the words where
+``a b`` stands (``x a b y`` -> ``x ab y``: three pairs lose one occurrence, weighted by the
+word's frequency, two gain one). The module keeps
 
 1. **the distinct words laid end to end**, one slot per starting symbol (characters and
-   ``</w>``), with a doubly linked list ``nxt``/``prv`` inside each word, so a merge rewrites
-   one slot and unlinks the next in constant time;
+   ``</w>``), linked inside each word by ``nxt``/``prv``;
 2. **an index from each pair to the slots where it starts**, so a merge visits only its own
-   occurrences: one unspaced word of 30,000 characters is not walked whole for every merge.
-   Slots are only ever appended; one that no longer holds the pair is skipped when met;
-3. **a heap of pairs** keyed by ``textbook.pair_order`` (highest count, then the smallest pair as
-   strings), checked lazily when an entry reaches the top.
+   occurrences (one unspaced word of 30,000 characters is not walked for every merge);
+3. **a heap of pairs** keyed by ``textbook.pair_order``, checked lazily at the top.
 
-Why the lazy heap is exact: a pair's count goes down when a merge takes occurrences from it,
-and goes up only where a merge creates it next to the new symbol. Those pairs are pushed again
-with their new count once the merge is done. So every pair always has an entry that states at
-least its current count: when the top entry is exact no other pair can beat it, and a stale
-one goes back with its current count. (A word-level symbol is a string, not a freshly minted
-id, so nothing here relies on a new symbol being new: pushing every pair that gained keeps the
-argument true even for a merge table where two merges make the same symbol.)
+Why the lazy heap is exact: a count goes up only where a merge creates the pair next to the new
+symbol, and those pairs are pushed again once the merge is done; so every pair has an entry
+stating at least its current count. (A symbol is a string, not a fresh id: pushing every pair
+that gained keeps this true even when two merges make the same symbol.)
 
-Lineage: Larsson and Moffat's Re-Pair (1999) for the linked list, pair index and priority
-queue; Sennrich et al.'s ``learn_bpe`` (2016) for words counted once with their frequency.
-Left out: multiple threads, any approximation.
+Lineage: Re-Pair (Larsson and Moffat 1999); ``learn_bpe`` (Sennrich et al. 2016).
 """
 
 from __future__ import annotations

@@ -33,25 +33,9 @@ from bpe_workshop.render.tokens import chunks_html, tokens_html
 from bpe_workshop.token_text import bytes_label
 
 __all__ = [
-    "lattice_html",
-    "CSS",
-    "bytes_label",
-    "chunks_html",
-    "compression_figure",
-    "encoded_bytes_html",
-    "encoding_lengths",
-    "encoding_lengths_figure",
-    "figure_to_html",
-    "merge_table_html",
-    "message_html",
-    "pair_counts_html",
-    "replacement_table_html",
-    "speed_figure",
-    "token_chip",
-    "tokens_html",
-    "tokens_per_byte_figure",
-    "top_pairs_figure",
-    "utf8_rows",
-    "utf8_table_html",
-    "word_table_html",
+    "lattice_html", "CSS", "bytes_label", "chunks_html", "compression_figure", "encoded_bytes_html",
+    "encoding_lengths", "encoding_lengths_figure", "figure_to_html", "merge_table_html",
+    "message_html", "pair_counts_html", "replacement_table_html", "speed_figure", "token_chip",
+    "tokens_html", "tokens_per_byte_figure", "top_pairs_figure", "utf8_rows", "utf8_table_html",
+    "word_table_html"
 ]

@@ -17,15 +17,8 @@ from bpe_workshop.token_text import counted, visible_text
 from bpe_workshop.validation import require_str
 
 __all__ = [
-    "token_chip",
-    "utf8_rows",
-    "utf8_table_html",
-    "encoded_bytes_html",
-    "pair_counts_html",
-    "merge_table_html",
-    "replacement_table_html",
-    "word_table_html",
-    "message_html",
+    "token_chip", "utf8_rows", "utf8_table_html", "encoded_bytes_html", "pair_counts_html",
+    "merge_table_html", "replacement_table_html", "word_table_html", "message_html"
 ]
 
 

@@ -1,27 +1,16 @@
 """Word-level BPE with an end-of-word marker, the subword-NMT variant.
 
 Lineage: Sennrich, Haddow and Birch, "Neural Machine Translation of Rare Words with Subword
-Units" (2016). The text is split on whitespace (as ``str.split()`` sees it) and each distinct word
-is counted once with its frequency. A word starts as its characters plus the marker ``</w>`` as a
-symbol of its own; pair counts are weighted by word frequency, and merges never cross words.
-The initial vocabulary is the alphabet of the training text plus ``</w>``; characters never seen
-in training become ``<unk>`` when tokenizing. Decoding turns each ``</w>`` back into a space, so
-the text comes back with its whitespace normalised to single spaces.
+Units" (2016). The text is split on whitespace and each distinct word counted once with its
+frequency. A word starts as its characters plus the symbol ``</w>``; pair counts are weighted by
+word frequency, and merges never cross words. Characters never seen in training become
+``<unk>``; decoding turns each ``</w>`` back into a space (whitespace comes back as single
+spaces). Ties: ``textbook.pair_order``'s rule, on strings (``"es" < "s"``), so on the paper's
+toy corpus ``('e', 's')`` beats ``('s', 't')`` and ``('t', '</w>')``, all counted 9 times.
 
-Tie rule: the pair with the highest count wins; among equal counts the smallest pair wins,
-comparing the left symbol first, then the right one, as Python compares ``(str, str)`` tuples.
-It is the byte-level rule of ``textbook.best_pair`` (the same ``pair_order`` key), applied to
-strings instead of ids: a byte-level merged token sorts by when it was made (its id is above
-255), a word-level merged symbol sorts by its text (``"es" < "s"``). On the paper's toy corpus the
-three pairs counted 9 times are ``('e', 's') < ('s', 't') < ('t', '</w>')``, so ``es`` comes first.
-
-Training lives in ``word_train_naive`` (the paper's loop, to read) and ``word_train_fast`` (the
-same merges, incrementally); the file format in ``model_file``; the paper's own functions on its
-``{'l o w </w>': 5}`` format (``word_vocab``, ``merge_vocab``, ...) in ``word_paper``, and are
-importable from here too, as notebook 05 does.
-
-Left out: the paper's joint source/target vocabulary, frequency thresholds, dropout, and the
-``@@`` continuation marker of later subword-NMT releases.
+Training lives in ``word_train_naive`` (the paper's loop) and ``word_train_fast`` (its twin);
+the paper's functions on its ``{'l o w </w>': 5}`` format in ``word_paper`` (importable from
+here too, as notebook 05 does). Left out: joint vocabularies, thresholds, the ``@@`` marker.
 
 >>> wl = WordLevelBPE.train("low low lower newest newest widest", num_merges=3)
 >>> wl.merges
@@ -64,10 +53,6 @@ __all__ = ["END_OF_WORD", "UNK", "WordLevelBPE", "WordMergeRecord", "merge_vocab
 Pair = tuple[str, str]
 
 
-# ---------------------------------------------------------------------------------------------
-# The tokenizer
-# ---------------------------------------------------------------------------------------------
-
 
 class WordLevelBPE:
     """A word-level BPE tokenizer: an alphabet and an ordered list of merges.
@@ -102,10 +87,8 @@ class WordLevelBPE:
     ) -> None:
         """Build a tokenizer from what training produced (``train`` and ``load`` call this).
 
-        ``counts`` gives each merge's training count for ``records`` (0 when not known).
-        ``word_counts`` (training word -> frequency) and ``joined_at`` (see
-        ``word_records.WordTraining``) let ``word_table_at`` show training step by step;
-        ``stop_message`` says why training stopped early.
+        ``counts``: each merge's training count (0 when not known); ``word_counts`` and
+        ``joined_at`` (``word_records.WordTraining``) let ``word_table_at`` replay training.
 
         >>> WordLevelBPE(["a", "b"], [("a", "b")], counts=[3, 2])
         Traceback (most recent call last):
@@ -160,12 +143,10 @@ class WordLevelBPE:
     def train(cls, text: str, num_merges: int, algorithm: str = "fast") -> WordLevelBPE:
         """Learn up to ``num_merges`` merges from the words of ``text``.
 
-        Each step takes the most frequent pair of adjacent symbols, counted over the distinct
-        words and weighted by their frequency (ties: the smallest pair, see the module
-        docstring), and merges it in every word. Training stops early, setting
-        ``stop_message``, when no pair occurs at least twice. ``algorithm="naive"`` runs the
-        paper's loop (``word_train_naive``), ``"fast"`` the incremental trainer; both learn the
-        same merges.
+        Each step merges the most frequent pair (weighted by word frequency; ties:
+        ``textbook.pair_order``) in every word; training stops early, setting ``stop_message``,
+        when no pair occurs twice. ``algorithm="naive"`` runs the paper's loop, ``"fast"`` its
+        twin: the same merges.
 
         >>> wl = WordLevelBPE.train("low " * 5 + "lower " * 2 + "newest " * 6 + "widest " * 3, 5)
         >>> [(r.pair, r.count) for r in wl.records]  # doctest: +NORMALIZE_WHITESPACE
@@ -338,9 +319,7 @@ class WordLevelBPE:
         return cls(**model_file.load_word_level(path))
 
 
-# ---------------------------------------------------------------------------------------------
-# Checks of what the constructor receives
-# ---------------------------------------------------------------------------------------------
+# ----- checks of what the constructor receives ----------------------------------------------
 
 
 def _check_alphabet(alphabet: object) -> list[str]:

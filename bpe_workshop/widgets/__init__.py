@@ -26,12 +26,6 @@ from bpe_workshop.widgets.wikipedia_stepper import wikipedia_stepper
 from bpe_workshop.widgets.word_stepper import word_stepper
 
 __all__ = [
-    "lattice_explorer",
-    "merge_stepper",
-    "split_explorer",
-    "token_playground",
-    "training_progress",
-    "utf8_explorer",
-    "wikipedia_stepper",
-    "word_stepper",
+    "lattice_explorer", "merge_stepper", "split_explorer", "token_playground", "training_progress",
+    "utf8_explorer", "wikipedia_stepper", "word_stepper"
 ]
