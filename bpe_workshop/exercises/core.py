@@ -1,26 +1,16 @@
 """The exercise checker: run a learner's function on cases, print one clear verdict.
 
-The pattern every notebook follows:
+A notebook's exercise cell holds a stub (``def my_count_bytes(text): raise
+NotImplementedError``); the next cell calls its checker, ``check_count_bytes(my_count_bytes)``.
+A checker names a reference implementation from the package (expected values are computed,
+never typed in), the inputs, and a hint; :func:`check` prints exactly one verdict: ``✅ passed``,
+``⏳ not attempted yet`` (the stub raises ``NotImplementedError`` or returns ``...``/``None``),
+or ``❌`` with the smallest failing input, expected vs got (or what was raised) and a hint.
 
-    def my_count_bytes(text):         # exercise cell: the learner edits this stub
-        raise NotImplementedError
-
-    check_count_bytes(my_count_bytes) # next cell: from bpe_workshop.exercises.nb01 import ...
-
-A checker is a few lines on top of :func:`check`: it names a reference implementation from the
-package (so expected values are computed, never typed in), a list of inputs, and a hint.
-:func:`check` then prints exactly one verdict and returns a :class:`CheckResult`:
-
-- ``✅ passed (N cases)``;
-- ``⏳ not attempted yet`` when the stub raises ``NotImplementedError`` or returns ``...``/``None``;
-- ``❌`` with the smallest failing input, expected vs got (or the exception raised) and a hint.
-
-It never raises, whatever the learner's function does: an exception of any kind (``sys.exit()``
-included), an answer whose ``==`` or ``repr`` raises, or a loop that never ends. Every call into
-the learner's code runs under :func:`guarded`, which stops it after :data:`TIME_LIMIT` seconds
-(an alarm and a tracer; a debugger's tracer is put back afterwards). Only ``KeyboardInterrupt``
-(the kernel's interrupt button) passes through. An answer must be made of Python's own types
-(an object whose ``==`` always says yes proves nothing); threads it leaves running are reported.
+It never raises, whatever the learner's code does (``sys.exit()``, an answer whose ``==`` or
+``repr`` raises, a loop that never ends: :func:`guarded` stops it after :data:`TIME_LIMIT`
+seconds); only ``KeyboardInterrupt`` passes. An answer must be made of Python's own types (an
+object whose ``==`` always says yes proves nothing); threads it leaves running are reported.
 Left out: learner code that catches ``BaseException`` and goes on looping.
 """
 
@@ -76,15 +66,11 @@ class Raised:
 
 
 def guarded(func: Callable, *args, time_limit: float | None = None):
-    """``func(*args)``, stopped with :class:`TimeUp` after ``time_limit`` seconds.
+    """``func(*args)``, stopped with :class:`TimeUp` after ``time_limit`` or TIME_LIMIT seconds.
 
-    Two watchmen, because learner code can defeat either alone: an alarm signal (POSIX, main
-    thread), which also stops a call stuck in C (``time.sleep(100)``) and does not care what the
-    code does to tracers; and a tracer (``sys.settrace``, any OS, any thread), put back after
-    the call. ``time_limit`` defaults to :data:`TIME_LIMIT`. Exceptions pass through.
+    Two watchmen, as learner code can defeat either alone: an alarm (POSIX, main thread), which
+    also stops a call stuck in C (``time.sleep(100)``), and a tracer (any thread), put back after.
 
-    >>> guarded(len, "abc")
-    3
     >>> def forever():
     ...     while True: pass
     >>> guarded(forever, time_limit=0.1)  # doctest: +ELLIPSIS
@@ -179,13 +165,10 @@ def check(
 ) -> CheckResult:
     """Compare ``func(*args)`` with ``reference(*args)`` for every ``args`` in ``inputs``.
 
-    Inputs are tried smallest first (by the length of their repr), so the first failure
-    reported is the smallest one. ``hint`` is a sentence, or a function
-    ``hint(args, expected, got)`` returning one (``got`` is a :class:`Raised` when the function
-    raised). ``same(expected, got)`` replaces ``==``; ``name`` replaces the function's name in
-    messages; ``reveal=False`` keeps the expected value out of the verdict (for puzzles whose
-    answer is the value itself). Prints the verdict (unless ``quiet``) and returns it; never
-    raises, except ``KeyboardInterrupt``.
+    Inputs run smallest repr first, so the failure reported is the smallest. ``hint``: a sentence,
+    or ``hint(args, expected, got)`` returning one (``got`` a :class:`Raised` if the function
+    raised); ``same(expected, got)`` replaces ``==``; ``name`` the function's name in messages;
+    ``reveal=False`` keeps the expected value out (for puzzles); ``quiet`` skips the printing.
 
     >>> def reference(text):
     ...     return len(text.encode("utf-8"))
@@ -194,8 +177,6 @@ def check(
        expected: 2
        got:      1
        hint: count bytes, not characters
-    >>> result.passed, result.attempted
-    (False, True)
     >>> check(reference, reference, [("a",), ("é",)]).passed
     ✅ reference passed (2 cases)
     True

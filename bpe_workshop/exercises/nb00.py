@@ -1,7 +1,5 @@
 """Checkers for notebook 00 (why tokenization): counting tokens and looking at their bytes.
 
-Learners import them by name: ``from bpe_workshop.exercises.nb00 import check_count_tokens``.
-
 References use tiktoken through ``bpe_workshop.files.offline.get_encoding``, so they work offline.
 """
 

@@ -1,7 +1,5 @@
 """Checkers for notebook 01 (Unicode and UTF-8): bytes per text, bytes per code point, encoding.
 
-Learners import them by name: ``from bpe_workshop.exercises.nb01 import check_count_bytes``.
-
 References are Python's own UTF-8 codec: the learner rebuilds what ``str.encode`` does.
 """
 

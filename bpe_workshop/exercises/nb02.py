@@ -1,7 +1,5 @@
 """Checkers for notebook 02 (regex splitting): GPT-2 chunks, GPT-4 digit groups, chunk bytes.
 
-Learners import them by name: ``from bpe_workshop.exercises.nb02 import check_gpt2_split``.
-
 References are ``bpe_workshop.algorithm.patterns.split_text`` with the package's own patterns.
 """
 

@@ -1,10 +1,6 @@
 """Checkers for notebook 03 (BPE by hand): count pairs, replace a pair, decompress, spot a mistake.
 
-Learners import them by name: ``from bpe_workshop.exercises.nb03 import check_pair_counts``.
-
-References are ``bpe_workshop.algorithm.by_hand`` and ``bpe_workshop.algorithm.pairs``: a string's
-characters are its
-symbols, exactly as in ``replace_pairs_by_hand``.
+References are ``bpe_workshop.algorithm.by_hand``: a string's characters are its symbols.
 """
 
 from __future__ import annotations

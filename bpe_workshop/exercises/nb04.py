@@ -1,15 +1,12 @@
-"""Checkers for notebook 04 (byte-level BPE): ``check_<exercise>(your_function)``.
+"""Checkers for notebook 04 (byte-level BPE): the retyped cells are checked against ``textbook``.
 
-Learners import them by name: ``from bpe_workshop.exercises.nb04 import check_get_stats``.
-Every expected value is computed by the package (``pairs``, ``patterns``, ``ByteLevelBPE``),
-never typed in. Each checker prints one verdict through :func:`bpe_workshop.exercises.core.check`
-and never raises. Left out: timing (a learner's slow answer is still a right answer).
+``reference_encode`` is a second, independent encoder (every merge once, in learned order).
 """
 
 from __future__ import annotations
 
 from bpe_workshop.algorithm.patterns import GPT2_PATTERN, split_text
-from bpe_workshop.algorithm.textbook import get_stats, merge
+from bpe_workshop.algorithm.textbook import build_vocab, decode, get_stats, merge
 from bpe_workshop.exercises.core import (
     CheckResult,
     Raised,
@@ -19,7 +16,6 @@ from bpe_workshop.exercises.core import (
     shown,
     values_kind,
 )
-from bpe_workshop.tokenizers.byte_level import ByteLevelBPE
 
 # Merges learned from b"aaabdaaabac" (Wikipedia's example, our tie rule): aa, ab, aa+ab.
 WIKI_MERGES = {(97, 97): 256, (97, 98): 257, (256, 257): 258}  # (left id, right id) -> new id
@@ -29,9 +25,7 @@ RANK_MERGES = {(98, 99): 256, (97, 98): 257, (97, 256): 258}
 
 
 def reference_encode(text: str, merges: dict[tuple[int, int], int]) -> list[int]:
-    """Reference encoder: apply every merge once, in the order it was learned.
-
-    Lowest-rank-first encoding gives the same ids (notebook 04, section 8 says why).
+    """Apply every merge once, in learned order: the ids of lowest-rank-first (nb04, section 8).
 
     >>> reference_encode("aaabdaaabac", WIKI_MERGES)
     [258, 100, 258, 97, 99]
@@ -40,19 +34,6 @@ def reference_encode(text: str, merges: dict[tuple[int, int], int]) -> list[int]
     for pair, new_id in sorted(merges.items(), key=lambda item: item[1]):
         ids = merge(ids, pair, new_id)
     return ids
-
-
-def reference_build_vocab(merges: dict[tuple[int, int], int]) -> dict[int, bytes]:
-    """The vocabulary ``ByteLevelBPE`` derives from ``merges`` (its one home).
-
-    >>> reference_build_vocab({(97, 97): 256})[256]
-    b'aa'
-    """
-    return ByteLevelBPE(merges).vocab
-
-
-def reference_decode(ids: list[int], vocab: dict[int, bytes]) -> str:
-    return b"".join(vocab[i] for i in ids).decode("utf-8", errors="replace")
 
 
 def reference_encode_chunks(text: str, merges: dict[tuple[int, int], int],
@@ -126,8 +107,8 @@ def check_merge(func) -> CheckResult:
 def check_decode(func) -> CheckResult:
     """Check ``func(ids, vocab) -> str`` (vocab maps id -> bytes).
 
-    >>> check_decode(reference_decode).passed
-    ✅ reference_decode passed (6 cases)
+    >>> check_decode(decode).passed
+    ✅ decode passed (6 cases)
     True
     """
     vocab_hi = {104: b"h", 105: b"i", 256: b"hi", 257: b" \xf0\x9f", 258: b"\x91\x8b"}
@@ -141,7 +122,7 @@ def check_decode(func) -> CheckResult:
                     "errors=\"replace\" so they become '\\ufffd' instead of raising.")
         return "look up the bytes of every id, join them ALL first, then decode once as UTF-8."
 
-    return check(func, reference_decode, inputs, hint=hint)
+    return check(func, decode, inputs, hint=hint)
 
 
 def check_encode(func) -> CheckResult:
@@ -170,8 +151,8 @@ def check_encode(func) -> CheckResult:
 def check_build_vocab(func) -> CheckResult:
     """Check ``func(merges) -> {id: bytes}`` for ids 0-255 plus one entry per merge.
 
-    >>> check_build_vocab(reference_build_vocab).passed
-    ✅ reference_build_vocab passed (4 cases)
+    >>> check_build_vocab(build_vocab).passed
+    ✅ build_vocab passed (4 cases)
     True
     """
     inputs = [({},), ({(104, 105): 256},), (WIKI_MERGES,), (RANK_MERGES,)]
@@ -189,7 +170,7 @@ def check_build_vocab(func) -> CheckResult:
                         f"{shown(got.get(i))}. {how}")
         return "there are extra ids; one entry per byte and one per merge, nothing else."
 
-    return check(func, reference_build_vocab, inputs, hint=hint)
+    return check(func, build_vocab, inputs, hint=hint)
 
 
 def check_encode_chunks(func) -> CheckResult:

@@ -1,11 +1,7 @@
-"""Checkers for notebook 05 (word-level BPE with ``</w>``): ``check_<exercise>(your_function)``.
+"""Checkers for notebook 05 (word-level BPE with ``</w>``), against ``tokenizers.word_level``.
 
-Learners import them by name: ``from bpe_workshop.exercises.nb05 import check_word_table``.
-Expected values come from ``bpe_workshop.tokenizers.word_level``. Each checker prints one verdict
-and never
-raises. The "spot the bug" exercise starts from a copy of the buggy function, so its checker
-calls an unchanged copy "not attempted" rather than wrong.
-Left out: checking how fast a learner's function is.
+The "spot the bug" exercise starts from a copy of the buggy function, so its checker calls an
+unchanged copy "not attempted" rather than wrong.
 """
 
 from __future__ import annotations

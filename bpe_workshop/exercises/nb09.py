@@ -1,9 +1,6 @@
-"""Checkers for notebook 09 (the other families): ``check_<exercise>(your_function)``.
+"""Checkers for notebook 09 (the other families), against the package's WordPiece and Unigram.
 
-Learners import them by name: ``from bpe_workshop.exercises.nb09 import check_greedy_pieces``.
-References are the package's own ``WordPiece`` and ``Unigram``; the cases are small vocabularies
-whose best answers have no ties, so a failing case is easy to read. Each checker prints one
-verdict and never raises.
+The cases are small vocabularies whose best answers have no ties.
 """
 
 from __future__ import annotations
