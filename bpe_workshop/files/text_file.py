@@ -1,11 +1,8 @@
 """Reading a saved tokenizer back as text, one line at a time, with errors that point at a line.
 
-Both tokenizers save plain UTF-8 text, one fact per line, so a person can read the file and a
-damaged one can be reported by file and line number. ``read_text_lines`` gives the lines;
-``TextLines`` reads them in order, each reading method naming what it expected when the line
-does not hold it. Files edited by hand are read as a person would expect: a UTF-8 byte order
-mark, Windows line ends and blank lines at the end are accepted.
-Left out: the formats themselves (see ``model_file``).
+``read_text_lines`` gives the lines; ``TextLines`` reads them in order, each method naming what
+it expected when a line does not hold it. Hand-edited files read as a person would expect (a
+UTF-8 byte order mark, Windows line ends, blank lines at the end). The formats: ``model_file``.
 """
 
 from __future__ import annotations
