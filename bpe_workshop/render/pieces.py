@@ -1,10 +1,8 @@
 """Compute before drawing: token bytes grouped into whole characters and partial UTF-8 pieces.
 
-A byte-level token need not hold whole characters: GPT-2 cuts ``你`` (``e4 bd a0``) into
-``<e4 bd>`` and ``<a0>``. :func:`group_tokens` says, for each token, which whole characters it
-holds and which bytes are only part of one (or invalid UTF-8), and gathers the consecutive
-tokens that together complete characters into one group, labelled with those characters. It
-returns plain data; ``render.tokens`` draws it as HTML. Left out: grapheme clusters.
+GPT-2 cuts ``你`` (``e4 bd a0``) into ``<e4 bd>`` and ``<a0>``. :func:`group_tokens` says which
+whole characters each token holds and which bytes are part of one (or invalid), and groups the
+tokens that complete characters together; ``render.tokens`` draws it. Left out: graphemes.
 """
 from __future__ import annotations
 

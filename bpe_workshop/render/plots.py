@@ -1,11 +1,8 @@
 """Plots as matplotlib Figures: pair counts, compression, encoding lengths, speed, tokens per byte.
 
-Every function builds a ``matplotlib.figure.Figure``, gives it a title and axis labels with
-units, and returns it without leaving it in pyplot's list of open figures, so a figure that ends
-a notebook cell shows exactly once. :func:`figure_to_html` turns a figure into an inline image
-for an ``HTML`` widget.
-Lineage: the plots of the series' syllabus; the data come from training records, benchmarks
-and tiktoken. Left out: interactive (ipympl) figures and styling beyond readable defaults.
+Each function returns a titled ``Figure`` with labelled axes, kept out of pyplot's open figures
+so a figure ending a cell shows once; :func:`figure_to_html` makes one an inline image for an
+``HTML`` widget. Left out: interactive (ipympl) figures.
 """
 from __future__ import annotations
 

@@ -1,15 +1,9 @@
 """The one stylesheet of every renderer and widget, and the class names that use it.
 
-Every HTML string from ``bpe_workshop.render`` is a ``<div class="bpe-view">``; this module's
-:data:`CSS` is the ``<style>`` block that goes with it, and all look is set here by classes,
-never by inline styles. Sizes are relative: the view takes JupyterLab's content font size
-(``--jp-content-font-size1``, which follows Settings > Theme > font size) and everything inside
-is in ``em``, so the text grows with JupyterLab's settings and the browser's zoom. Widths give
-way too (wrapping, ``max-width: 100%``), so a view fits a projector at 150 % zoom.
-
-Colours: light backgrounds with an explicit dark text colour (contrast above 12:1), plus a
-border on every token, so colour is never the only cue and the views read the same in light
-and dark themes. Left out: a dark palette of its own.
+Every view is a ``<div class="bpe-view">`` styled by :data:`CSS`, by classes, never inline.
+Sizes follow JupyterLab's content font size in ``em`` and widths give way, so a view grows with
+the settings and zoom and fits a projector at 150 %. Light backgrounds with dark text (contrast
+above 12:1) and a border on every token: colour is never the only cue, in light or dark themes.
 """
 from __future__ import annotations
 

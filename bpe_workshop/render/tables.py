@@ -1,9 +1,7 @@
 """Tables as HTML strings: code points and UTF-8 bytes, pair counts, merges, word splits.
 
-Lineage: the tables a lecturer draws on the board for Unicode, Gage's replacement table and
-Sennrich's word-frequency table, rendered for notebooks and ``ipywidgets.HTML``. Each function
-reads data the algorithms return (records, step objects, dicts) and computes nothing new.
-Left out: sorting or filtering controls (widgets add those), and paging beyond a row limit.
+The tables a lecturer draws on the board (Unicode, Gage's replacement table, Sennrich's word
+table), drawn from what the algorithms return; nothing new is computed. Left out: paging.
 """
 from __future__ import annotations
 
@@ -85,10 +83,7 @@ def utf8_rows(text: str) -> list[dict]:
 
 
 def utf8_table_html(text: str, max_chars: int = 200, include_css: bool = True) -> str:
-    """Character, code point, name, UTF-8 bytes in hex and in bits, prefix bits highlighted.
-
-    The highlighted bits are UTF-8's structure (``0``, ``110``, ``1110``, ``11110`` on a first
-    byte, ``10`` on a continuation byte); the others carry the code point.
+    """Character, code point, name, UTF-8 bytes in hex and bits, the structure bits highlighted.
 
     >>> out = utf8_table_html("é")
     >>> '<span class="bpe-prefix">110</span>00011' in out, "U+00E9" in out
@@ -133,10 +128,7 @@ def utf8_table_html(text: str, max_chars: int = 200, include_css: bool = True) -
 
 def encoded_bytes_html(text: str, encodings: Sequence[str] = ("utf-8", "utf-16", "utf-32"),
                        max_bytes: int = 48, include_css: bool = True) -> str:
-    """The same text as bytes in several codecs: length and the first bytes in hex.
-
-    Zero bytes are highlighted (the waste of UTF-16/32 on ASCII), and the byte order mark that
-    Python's ``"utf-16"``/``"utf-32"`` codecs put first is named.
+    """The same text in several codecs: length and first bytes in hex, zeros and marks shown.
 
     >>> out = encoded_bytes_html("hi")
     >>> '<span class="bpe-prefix">ff</span>' in out, "byte order mark" in out, ">12<" in out
@@ -182,12 +174,9 @@ def pair_counts_html(
 ) -> str:
     """The most frequent pairs as a table with a bar per count (a fast HTML bar chart).
 
-    ``counts`` maps pairs of ids (rendered through ``vocab``, default: the 256 single bytes) or
-    pairs of str symbols (the by-hand example) to counts. Pairs of ids are ordered by the
-    series' tie rule (``textbook.pair_order``); pairs of symbols by count, first seen first.
-    Pairs in ``highlight`` are marked (e.g. the pair chosen next, or the tied pairs).
-    ``id_column=False`` leaves out the column of pair ids (they stay in each row's hover text),
-    for a narrow table beside other views.
+    ``counts`` maps pairs of ids (shown through ``vocab``, default: single bytes; ordered by
+    ``textbook.pair_order``) or of str symbols (by count, first seen first) to counts. Pairs in
+    ``highlight`` are marked; ``id_column=False`` moves the ids into the hover text.
 
     >>> out = pair_counts_html({(97, 97): 4, (97, 98): 2})
     >>> out.index("(97, 97)") < out.index("(97, 98)"), "4</td>" in out
@@ -231,8 +220,7 @@ def merge_table_html(
 ) -> str:
     """Merges as a table: step, pair (as bytes), new id, token, count.
 
-    ``records`` are ``MergeRecord`` objects (``tok.records``). Without ``vocab`` the pair members
-    are looked up in the vocabulary the records themselves build (bytes, then each new token).
+    ``records``: ``tok.records`` (their own tokens make the vocabulary when ``vocab`` is None).
     ``last=True`` shows the last ``max_rows`` records instead of the first.
 
     >>> from bpe_workshop.algorithm.records import MergeRecord
@@ -293,10 +281,8 @@ def word_table_html(rows: Iterable, *, max_rows: int = 30, merged: str | None = 
                     changed: Iterable[str] = (), include_css: bool = True) -> str:
     """Word-level BPE's table: word, frequency, current split into symbols.
 
-    ``rows`` holds ``(word, frequency, symbols)`` triples (``WordLevelBPE.word_table_at(step)``),
-    ``symbols`` the word's current split, e.g. ``["lo", "w", "</w>"]``; rows are shown in the
-    order given. Rows of words in ``changed`` (split changed by the last merge) are highlighted,
-    and symbols equal to ``merged`` (the symbol just made) are drawn in bold.
+    ``rows``: ``(word, frequency, symbols)`` (``WordLevelBPE.word_table_at(step)``), in order.
+    Words in ``changed`` are highlighted, symbols equal to ``merged`` drawn in bold.
 
     >>> out = word_table_html([("low", 5, ["lo", "w", "</w>"])], merged="lo", changed=["low"])
     >>> out.count('class="bpe-tok '), 'class="bpe-current"' in out, "<b>lo</b>" in out

@@ -1,17 +1,10 @@
-"""Coloured tokens: a token sequence as an HTML string.
+"""Coloured tokens: a token sequence as an HTML string (one box per token, the id on hover).
 
-Lineage: the coloured-span view of web tokenizer viewers (one box per token, the id on hover),
-rebuilt for Jupyter output and ipywidgets ``HTML`` values. What it adds for teaching:
-
-- whitespace is visible (space ``⋅``, tab ``→``, newline ``\\n`` plus a real line break);
-  control and invisible format characters are escaped (``\\x07``, ``<U+200B>``);
-- tokens that hold only part of a UTF-8 character are shown as their bytes in hex with a
-  dashed border (``<e4 bd>``), and the tokens that complete a character together sit inside
-  one outline labelled with that character (computed by ``render.pieces.group_tokens``);
-- colour is never the only cue: every token has a border (see ``render.style``).
-
-Left out: colouring by id or by frequency, right-to-left layout, and grapheme clusters (a
-flag or a family emoji is several code points and is shown as several characters).
+For teaching: whitespace is visible (``⋅``, ``→``, ``\\n``), control and invisible characters
+escaped (``\\x07``, ``<U+200B>``); tokens holding part of a UTF-8 character show their bytes in
+hex with a dashed border, and the tokens completing a character share one outline labelled with
+it (``render.pieces.group_tokens``); colour is never the only cue (``render.style``).
+Left out: colouring by id or frequency, right-to-left layout, grapheme clusters.
 """
 from __future__ import annotations
 
@@ -119,19 +112,13 @@ def tokens_html(
     total: int | None = None,
     total_bytes: int | None = None,
 ) -> str:
-    """Render tokens as coloured, bordered spans; return one HTML string.
+    """Render tokens as coloured, bordered spans (id, bytes and hex on hover); one HTML string.
 
-    Hovering a token shows its id, bytes and hex. Tokens that hold part of a UTF-8
-    character show that part as hex bytes (``<e4 bd>``) with a dashed border, and the run of
-    tokens that completes the character is outlined and labelled with it (``= 你``).
-
-    ``token_bytes`` holds one ``bytes`` per token (``tok.token_bytes(ids)``, or
-    ``[enc.decode_single_token_bytes(i) for i in ids]`` for tiktoken). Only the first
-    ``max_tokens`` are drawn; a note says so. ``include_css=False`` leaves out the style block,
-    for a page that already holds ``render.style.CSS``. ``unit`` names the pieces in messages
-    ("chunk" for the split explorer). When ``token_bytes`` is only the start of a longer
-    sequence (a window cut by the caller), ``total`` and ``total_bytes`` give the whole
-    sequence's length in tokens and in bytes: the summary line always describes the whole.
+    ``token_bytes``: one ``bytes`` per token (``tok.token_bytes(ids)``, or tiktoken's
+    ``decode_single_token_bytes``). Only the first ``max_tokens`` are drawn, with a note.
+    ``include_css=False`` leaves out ``render.style.CSS``; ``unit`` names the pieces ("chunk").
+    When ``token_bytes`` is a window of a longer sequence, ``total`` and ``total_bytes`` give the
+    whole's length, so the summary line always describes the whole.
 
     >>> out = tokens_html([b"Hi", b" there"], ids=[17250, 612])
     >>> out.count('class="bpe-tok '), "⋅</span>there" in out, "2 tokens · 8 bytes" in out

@@ -1,19 +1,12 @@
 """Layer 5, widgets: interactive controls (ipywidgets 8) for the notebooks, thin over ``render``.
 
-One public name per widget: the function below, which returns an object that displays as its
-widget box when it ends a cell; its controls and output ``HTML`` widgets are attributes, so
-tests set values and read the HTML. Bad arguments raise at once; problems met while drawing
-(an empty text, a regex that is invalid or stuck) are written inside the widget.
-
-- ``token_playground(text, encodings=("gpt2", "cl100k_base"), extra={"mine": tok})``
-- ``utf8_explorer(text)``
-- ``split_explorer(text, pattern="gpt2")``
-- ``wikipedia_stepper(text="aaabdaaabac", tie_rule="smallest")``
-- ``merge_stepper(text, vocab_size=512, pattern="gpt4", tokenizer=None)``
-- ``lattice_explorer(unigram, text="unbelievable")``
-- ``word_stepper(text_or_tokenizer, num_merges=20)``
-- ``training_progress(total)``: a ``progress=`` callback for ``ByteLevelBPE.train``, best used
-  as ``with training_progress(total) as progress: ...``
+One public function per widget, returning an object that displays as its widget box; its
+controls and ``HTML`` outputs are attributes, so tests set values and read the HTML:
+``token_playground(text, encodings=("gpt2", "cl100k_base"), extra={"mine": tok})``,
+``utf8_explorer(text)``, ``split_explorer(text, pattern="gpt2")``,
+``wikipedia_stepper(text="aaabdaaabac")``, ``merge_stepper(text, vocab_size=512)``,
+``lattice_explorer(unigram, text="unbelievable")``, ``word_stepper(text_or_tokenizer)``, and
+``training_progress(total)``, a ``progress=`` callback for ``ByteLevelBPE.train``.
 May import: ``render`` and every layer below it.
 """
 from bpe_workshop.widgets.lattice_explorer import lattice_explorer

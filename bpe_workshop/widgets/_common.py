@@ -1,14 +1,10 @@
 """What every widget here shares: display, the one way to show a problem, a text box.
 
-Each widget is a small class holding ipywidgets controls; its ``.widget`` is the box to show,
-and the object itself displays as that box when it ends a notebook cell. Callbacks compute
-HTML with ``bpe_workshop.render`` and write it to an ``HTML`` widget's ``value``, so tests can
-drive a widget by setting ``.value`` on its controls and read the result in plain Python.
-
-Errors, one rule for all widgets: a bad argument to the function that builds a widget raises
-at once (``TypeError``/``ValueError`` with the fix, as anywhere in the package); a problem met
-while computing what to show (an empty text, an invalid or stuck regex, a tokenizer without
-merges) is written on screen by :func:`shows_errors`, never a traceback under a live widget.
+A widget is a small class holding ipywidgets controls; ``.widget`` is its box, and the object
+displays as that box. Callbacks write ``render``'s HTML to an ``HTML`` widget's ``value``, so
+tests drive a widget by setting ``.value`` and read the result in plain Python. A bad argument
+to the builder raises at once; a problem met while drawing (an empty text, a stuck regex) is
+written on screen by :func:`shows_errors`, never a traceback under a live widget.
 """
 from __future__ import annotations
 

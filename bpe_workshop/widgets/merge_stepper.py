@@ -1,20 +1,12 @@
 """Merge stepper: byte-level BPE on a real passage, merge by merge, with play and pause.
 
-Lineage: the training loop of ``ByteLevelBPE`` watched from outside. The tokenizer is trained
-once (or passed in); the widget then shows, for any step ``s``, the passage encoded with the
-first ``s`` merges, the merge just made, the most frequent pairs at that point (which pair is
-merged next), the vocabulary size and the compression.
-
-How a step stays fast (well under 100 ms on a 10,000-character passage, see
-``benchmarks/bench_widgets.py``): the passage is encoded once with every merge. Merges only
-ever join tokens, so the tokens after ``s`` merges are the final tokens with every token made
-by a later merge split back into its pair, recursively (:meth:`_MergeStepper.ids_at`). Repeated
-chunks (words) are expanded and counted once, weighted by how often they occur. Nothing is
-retrained per step. What a step draws is bounded whatever the pattern: the first
-``window_bytes`` of the passage as tokens (cut at a token, even inside one long chunk) and the
-``top`` pairs; rendered steps are cached up to ``CACHE_STEPS`` steps and ``CACHE_CHARS``
-characters of HTML.
-Left out: special tokens inside the passage (it is encoded as ordinary text).
+The tokenizer is trained once (or passed in); for any step ``s`` the widget shows the passage
+with the first ``s`` merges, the merge just made, the most frequent pairs (which comes next),
+the vocabulary size and the compression. Fast (``benchmarks/bench_widgets.py``): the passage is
+encoded once; the tokens after ``s`` merges are the final ones with every later-made token split
+back into its pair (:meth:`_MergeStepper.ids_at`), repeated chunks counted once. A step draws at
+most ``window_bytes`` of the passage and ``top`` pairs; steps are cached (``CACHE_STEPS``,
+``CACHE_CHARS``). Left out: special tokens inside the passage (encoded as ordinary text).
 """
 from __future__ import annotations
 

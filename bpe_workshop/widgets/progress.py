@@ -1,19 +1,14 @@
 """A progress bar for training: ``ByteLevelBPE.train(..., progress=training_progress(total))``.
 
-Training calls ``progress(step, total, record)`` after every merge; this object turns those
-calls into an ``ipywidgets.IntProgress`` bar with the latest merge written beside it, redrawn at
-most about ``updates`` times (drawing after every one of thousands of merges would cost more than
-the merges). Outside Jupyter (a script, a terminal) it writes one text line instead, rewritten
-in place.
-
-Used as a context manager around training, it also knows when training is over::
+Training calls ``progress(step, total, record)`` after every merge; this draws an
+``ipywidgets.IntProgress`` with the latest merge beside it, redrawn at most ``updates`` times
+(outside Jupyter: one text line, rewritten in place). As a context manager::
 
     with training_progress(VOCAB_SIZE - 256) as progress:
         tok = ByteLevelBPE.train(text, VOCAB_SIZE, progress=progress)
 
-On leaving the block the bar is finished at the real end, also when training stopped early
-(no pair occurs twice any more), and the warning training issued about it is shown once, in
-full, under the bar instead of as a warning in the cell's output. Left out: time estimates.
+it finishes the bar at the real end, also when training stopped early, and shows that warning
+once under the bar. Left out: time estimates.
 """
 from __future__ import annotations
 
@@ -155,13 +150,10 @@ class _TrainingProgress(WidgetView):
 
 
 def training_progress(total: int | None = None, **options) -> _TrainingProgress:
-    """A progress callback for ``ByteLevelBPE.train(..., progress=...)``.
+    """A progress callback for ``ByteLevelBPE.train(..., progress=...)`` (see the module docstring).
 
-    ``total`` is the number of merges (``vocab_size - 256``; the calls also carry it). In
-    Jupyter it shows a bar at once; elsewhere it writes a text line. Use it in a ``with`` block
-    around training so that the bar finishes at the real end and says once why training
-    stopped early. Options: ``description``, ``mode`` ("auto", "widget", "text"), ``updates``
-    (most redraws), ``stream``, ``display``.
+    ``total`` is the number of merges. Options: ``description``, ``mode`` ("auto", "widget",
+    "text"), ``updates`` (most redraws), ``stream``, ``display``.
 
     >>> import io
     >>> out = io.StringIO()
