@@ -1,24 +1,16 @@
 """Encoding at speed: the same ids as ``textbook``, without recounting every pair.
 
-Three speed-ups, each giving exactly the textbook ids:
+1. **Ranks updated locally.** ``ranks[i]`` is the rank of the pair at position ``i``; a merge
+   replaces two ids by one, so only the two neighbouring ranks change. Merging the leftmost
+   occurrence of the lowest rank, one at a time, equals merging all of them left to right: a
+   merge only creates pairs holding its new id, which rank higher (``ByteLevelBPE`` checks it).
+2. **A heap for long chunks** (``HEAP_MIN_LEN`` ids or more, e.g. ``pattern=None``): a merge
+   costs O(log n), not a scan of the chunk.
+3. **A chunk cache**: each distinct chunk is encoded once, and remembered across calls.
 
-1. **One pass of ranks, updated locally.** ``textbook`` recounts all pairs after every
-   merge. Here ``ranks[i]`` holds the rank of the pair at position ``i``; a merge replaces two
-   ids by one, so only the two neighbouring ranks change. Merging the leftmost occurrence of the
-   lowest rank, one at a time, is the same as merging all its occurrences left to right, because
-   a merge only creates pairs that contain its new id, and those rank higher (``ByteLevelBPE``
-   refuses a merge whose new id is not above both ids it joins).
-2. **A heap for long chunks** (``HEAP_MIN_LEN`` ids or more, e.g. the whole text with
-   ``pattern=None``): (rank, position) entries with linked positions, so a merge costs
-   O(log n) instead of a scan of the chunk.
-3. **A chunk cache.** Text repeats the same chunks (``self``, `` =``, ``\\n    ``); each distinct
-   chunk is encoded once per call and remembered across calls.
-
-Left out: tiktoken's shortcut that returns a chunk equal to a whole token as that token
-directly. It equals the textbook rule only for tables where every token's own bytes encode back
-to it (true of trained tables and of GPT-2's and GPT-4's), not for every table one can write by
-hand; checking that costs more at construction (0.27 s for GPT-2) than the shortcut saves.
-Lineage: tiktoken's ``byte_pair_merge`` (the rank list) and chunk handling.
+Lineage: tiktoken's ``byte_pair_merge`` and chunk handling. Left out: tiktoken's shortcut for a
+chunk equal to a whole token, exact only for tables whose tokens encode back to themselves
+(trained ones are; hand-written ones need not be), and costly to check (0.27 s for GPT-2).
 """
 
 from __future__ import annotations

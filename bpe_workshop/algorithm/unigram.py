@@ -1,20 +1,14 @@
 """Unigram: SentencePiece's default tokenizer, a vocabulary of pieces with probabilities.
 
-Lineage: Kudo (2018), "Subword Regularization", as the ``sentencepiece`` library runs it with
-identity normalisation. Where BPE replays merges, Unigram scores every way to cut a word:
-
-- **the text**: each space becomes ``▁`` (U+2581) and one ``▁`` goes in front, so ``hi you`` is
-  ``▁hi▁you``; no piece holds a ``▁`` except at its start, so words never share a piece;
-- **the lattice**: every vocabulary piece that matches at every position (:meth:`lattice`);
-- **Viterbi**: the path through the lattice whose log-probabilities add up to the most
-  (:meth:`viterbi`). A character no piece covers becomes an unknown piece scored
-  ``min_score - 10``, and a run of them is one piece, as in sentencepiece. Sums are rounded to
-  32-bit floats and the first best path found wins a tie, so the pieces match sentencepiece's.
-
-Training (:meth:`Unigram.train`): start from many frequent substrings, then repeat EM (expected
-counts over all segmentations, forward-backward) and pruning (drop the pieces whose loss costs
-the likelihood least) until the vocabulary has the size asked for. Left out: sampling
-(subword regularisation), byte fallback, normalisation rules other than identity.
+Lineage: Kudo (2018), "Subword Regularization", as ``sentencepiece`` runs it with identity
+normalisation. Where BPE replays merges, Unigram scores every way to cut a word: each space
+becomes ``▁`` and one ``▁`` goes in front (``▁hi▁you``), a piece holds ``▁`` only at its start;
+the **lattice** (:meth:`lattice`) holds every piece matching at every position; **Viterbi**
+(:meth:`viterbi`) takes the path whose log-probabilities add up to the most. An uncovered run of
+characters is one unknown piece scored ``min_score - 10``; sums are rounded to 32-bit floats and
+the first best path wins a tie, as in sentencepiece. Training (:meth:`Unigram.train`): frequent
+substrings, then EM (expected counts over all segmentations) and pruning (drop the pieces whose
+loss costs the likelihood least) until the size is reached. Left out: sampling, byte fallback.
 """
 
 from __future__ import annotations

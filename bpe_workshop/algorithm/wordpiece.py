@@ -1,22 +1,16 @@
 """WordPiece, BERT's tokenizer: greedy longest match from the left, and its trainer.
 
-A word is cut into pieces from its start: take the longest piece in the vocabulary that begins
-the word, then the longest that continues it (written with the prefix ``##``), and so on. If at
-some point no piece fits, the whole word becomes one ``[UNK]``: the cliff that byte-level BPE,
-whose alphabet holds every byte, never has. Before that, text is split into words at whitespace
-and around every punctuation character.
+Text is split at whitespace and around each punctuation character; a word is cut from its start
+into the longest vocabulary piece, then the longest continuation (prefixed ``##``), and so on.
+If no piece fits, the whole word becomes one ``[UNK]``: a cliff byte-level BPE never has.
+Training joins neighbouring pieces like BPE, but picks the highest score
+``freq(ab) / (freq(a) * freq(b))``: a pair whose parts are rarely seen apart.
 
-Training starts from an alphabet of characters (``h``, and ``##e`` for an ``e`` inside a word)
-and joins pairs of neighbouring pieces, like BPE; but it picks the pair with the highest score
-``freq(ab) / (freq(a) * freq(b))``, not the most frequent one: a pair whose parts are rarely
-seen apart.
-
-Lineage: Schuster and Nakajima (2012) for Japanese and Korean voice search; Wu et al. (2016) and
-BERT (Devlin et al., 2018). ``tokenize`` gives, piece for piece, what Hugging Face tokenizers'
-``models.WordPiece`` gives after ``pre_tokenizers.BertPreTokenizer()`` on the same vocabulary.
-Left out: BERT's normaliser (lower-casing, accent stripping, spaces around CJK characters),
-ids and decoding. Hugging Face's own ``WordPieceTrainer`` counts pairs like BPE does; the
-score here is the textbook one.
+Lineage: Schuster and Nakajima (2012); Wu et al. (2016); BERT (Devlin et al., 2018).
+``tokenize`` equals Hugging Face tokenizers' ``models.WordPiece`` after
+``pre_tokenizers.BertPreTokenizer()``, piece for piece. Left out: BERT's normaliser, ids and
+decoding; Hugging Face's ``WordPieceTrainer`` counts pairs like BPE, the score here is the
+textbook one.
 """
 
 from __future__ import annotations
@@ -120,17 +114,14 @@ class WordPiece:
     @classmethod
     def train(cls, text: str, vocab_size: int, *, unk_token: str = "[UNK]",
               prefix: str = "##", frequent_first: bool = True) -> WordPiece:
-        """Learn up to ``vocab_size`` pieces by joining, again and again, the pair of
-        neighbouring pieces with the highest score ``freq(ab) / (freq(a) * freq(b))``.
+        """Learn up to ``vocab_size`` pieces, joining the pair with the highest score.
 
-        The vocabulary starts with ``unk_token`` and the alphabet: every character, and every
-        character seen inside a word with the prefix (the alphabet is kept even if it alone
-        passes ``vocab_size``). Ties go to the more frequent pair, then to the first in
-        alphabetical order. The score alone prefers pairs of rare pieces (two pieces seen once,
-        and only together, score 1, the most possible), so with ``frequent_first`` only pairs
-        seen at least ``floor`` times compete: ``floor`` starts at the count of the commonest
-        pair and halves whenever no pair reaches it. On held-out English prose this needs
-        about as many pieces as Hugging Face's trainer; the score alone needs 1.6 to 1.9 times.
+        The vocabulary starts with ``unk_token`` and the alphabet (each character, and with the
+        prefix each seen inside a word; kept whole). Ties: the more frequent pair, then the
+        first alphabetically. The score alone favours rare pairs (two pieces seen once, only
+        together, score 1), so with ``frequent_first`` only pairs seen ``floor`` times compete,
+        ``floor`` starting at the top count and halving when no pair reaches it: on held-out
+        prose as few pieces as Hugging Face's trainer (the score alone: 1.6 to 1.9 times).
 
         >>> text = "hug " * 10 + "pug " * 5 + "pun " * 12 + "bun " * 4 + "hugs " * 5
         >>> list(WordPiece.train(text, 15, frequent_first=False).vocab)[12:]  # the score alone

@@ -1,13 +1,10 @@
 """SentencePiece's BPE, trained in memory: the other family of BPE tokenizers (Llama 1 and 2).
 
-SentencePiece (Kudo and Richardson, 2018) works on characters, not bytes: a space becomes the
-visible mark ``▁`` (U+2581) that starts the next piece, the base vocabulary is the characters seen
-in training, and with ``byte_fallback`` a character outside it is written as its UTF-8 bytes,
-pieces ``<0xE4>``, ``<0xBD>``, ... instead of ``<unk>``. :func:`train_sentencepiece` wraps the
-``sentencepiece`` package's trainer with the settings Llama 1 and 2 published (BPE, byte
-fallback, digits split one by one, no normalisation, spaces kept as written) and writes the model
-to memory, so nothing is left on disk. Left out: the Unigram model (SentencePiece's default),
-sampling, and any pretrained model.
+SentencePiece (Kudo and Richardson, 2018) works on characters: a space becomes ``▁``, the start
+of the next piece; the base vocabulary is the characters seen; with ``byte_fallback`` an unseen
+character becomes its UTF-8 byte pieces (``<0xE4>``), not ``<unk>``. :func:`train_sentencepiece`
+runs the ``sentencepiece`` trainer with Llama 1-2's published settings, in memory. Left out:
+Unigram (see ``algorithm.unigram``), sampling, pretrained models.
 """
 
 from __future__ import annotations

@@ -1,17 +1,11 @@
 """Load tiktoken's GPT-2, GPT-4 and GPT-4o encodings as a ``ByteLevelBPE``, with identical ids.
 
-Lineage: tiktoken stores no merges, only ``mergeable_ranks`` (token bytes -> rank, which is also
-the token's id). The merges are recovered token by token, in rank order: running byte-level BPE
-on a token's bytes, using only tokens of lower rank, stops at exactly two parts, and those two
-parts are the pair that was merged to make it.
-
-Byte order: ranks 0-255 are the 256 single bytes, but not in byte order (GPT-2's ``vocab.bpe``
-lists its printable-byte alphabet first: ``!`` is 0, ``"`` is 1, ...; cl100k and o200k kept it). Our
-ids must equal tiktoken's ids, so the tokenizer carries ``byte_ids`` (byte value -> id).
-The split pattern is the encoding's own ``pat_str``, so chunks match tiktoken's exactly.
-This module returns plain data (``load_tiktoken``); ``ByteLevelBPE.from_tiktoken`` builds itself
-from it, so the bridge needs nothing from the tokenizer.
-Left out: older encodings (``p50k_base``; ``r50k_base`` holds gpt2's ranks).
+tiktoken stores no merges, only ``mergeable_ranks`` (token bytes -> rank, also its id). Merges
+are recovered in rank order: byte-level BPE on a token's bytes, with only lower-ranked tokens,
+stops at exactly two parts, the pair merged to make it. Ranks 0-255 are the single bytes in
+GPT-2's order (printable bytes first: ``!`` is 0), so the tokenizer carries ``byte_ids``; the
+pattern is the encoding's own ``pat_str``. Returns plain data (``load_tiktoken``) for
+``ByteLevelBPE.from_tiktoken``. Left out: ``p50k_base`` (``r50k_base`` holds gpt2's ranks).
 """
 
 from __future__ import annotations
