@@ -1,11 +1,6 @@
 """Tokens as plain text a person can read: whitespace and invisible characters made visible,
-bytes that are not whole UTF-8 characters shown in hex.
-
-One home for this, used wherever a token is shown: the human-readable vocabulary file written
-by ``model_file``, training log lines, tables, plots and the coloured HTML views in ``render``.
-No HTML and no plotting here, so the algorithms can use it without pulling in either.
-
-Left out: grapheme clusters (a flag emoji is two code points and is shown as two characters).
+bytes that are not whole UTF-8 characters in hex. The one home for this (the ``.vocab`` file,
+log lines, tables, plots, HTML), with no HTML or plotting. Left out: grapheme clusters.
 """
 from __future__ import annotations
 

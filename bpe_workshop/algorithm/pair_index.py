@@ -1,15 +1,9 @@
 """The bookkeeping both incremental trainers share: pair counts, their slots, and a lazy heap.
 
-``train_fast`` (byte level, ids) and ``word_train_fast`` (word level, strings) keep the same
-three structures, whatever a symbol is:
-
-- ``counts``: pair -> how often it occurs now (weighted by chunk or word frequency);
-- ``where``: pair -> the slots where it may start (stale slots are skipped when read);
-- a heap of ``(-count, left, right)`` entries, ordered by ``textbook.pair_order``'s tie rule.
-
-A merge only ever lowers the count of an existing pair; pairs that gain occurrences are pushed
-again once their counts are final. So every pair has a heap entry stating at least its current
-count, and :func:`pop_best_pair` can fix stale entries lazily, when they reach the top.
+``train_fast`` (ids) and ``word_train_fast`` (strings) keep ``counts`` (pair -> occurrences now,
+weighted by frequency), ``where`` (pair -> slots where it may start; stale ones skipped) and a
+heap of ``(-count, left, right)`` (``textbook.pair_order``'s rule). Counts only fall, except for
+pairs pushed again once final, so :func:`pop_best_pair` fixes stale entries at the top.
 """
 
 from __future__ import annotations
@@ -23,17 +17,12 @@ Pair = tuple[Hashable, Hashable]
 def pop_best_pair(heap: list, counts: dict) -> tuple[Pair, int] | None:
     """Pop the pair to merge next and its count, or ``None`` when no pair occurs twice.
 
-    A stale top entry (its count has gone down since it was pushed) goes back in with its
-    current count, or leaves when the pair no longer occurs twice.
+    A stale top entry goes back in with its current count, or leaves when under two.
 
     >>> counts = {(1, 2): 3, (2, 3): 5}
     >>> heap = [(-5, 1, 2), (-5, 2, 3)]  # (1, 2) was counted 5 times once; 3 now
-    >>> pop_best_pair(heap, counts)
-    ((2, 3), 5)
-    >>> pop_best_pair(heap, counts)
-    ((1, 2), 3)
-    >>> pop_best_pair(heap, counts) is None
-    True
+    >>> pop_best_pair(heap, counts), pop_best_pair(heap, counts), pop_best_pair(heap, counts)
+    (((2, 3), 5), ((1, 2), 3), None)
     """
     while heap:
         neg_count, left, right = heap[0]

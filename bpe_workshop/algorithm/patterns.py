@@ -1,15 +1,11 @@
 """Split patterns (pre-tokenization): the one home of every regex this package uses.
 
-Lineage: GPT-2 splits text into chunks with a regex before BPE, so merges never cross chunk
-boundaries (``dog.`` and ``dog!`` share ``dog``); GPT-4's ``cl100k_base`` refines the pattern.
-Uses the third-party ``regex`` module, which understands ``\\p{L}`` (letter) and ``\\p{N}``
-(number). Every split with a learner's own pattern is bounded in time (``regex``'s ``timeout``): a
-pattern such as ``(\\w|[a-z])+$`` tries every way to cut a long word and would otherwise run
-for minutes; here it raises :class:`PatternTimeoutError` within seconds, naming the pattern and
-the text it stalled on. The patterns named in ``PATTERN_NAMES`` run without the timer (it costs
-about 0.4 microseconds a chunk): their quantifiers are possessive or cannot overlap, so they
-never backtrack far.
-Left out: Unicode normalization, and older encodings' patterns (``p50k_base``).
+Lineage: GPT-2 splits text into chunks with a regex before BPE, so merges never cross chunks
+(``dog.`` and ``dog!`` share ``dog``); cl100k and o200k refine the pattern, with the ``regex``
+module's ``\\p{L}`` (letter) and ``\\p{N}`` (number). A learner's own pattern runs under
+``regex``'s ``timeout``: one such as ``(\\w|[a-z])+$`` would backtrack for minutes, and raises
+:class:`PatternTimeoutError` instead, naming where it stalled. The patterns in ``PATTERN_NAMES``
+never backtrack far and run without the timer. Left out: normalization, ``p50k_base``.
 """
 
 from __future__ import annotations
@@ -265,10 +261,8 @@ def split_text(text: str, pattern: str | None, deadline: Deadline | None = None)
     ['you', "'d", ' text', '123', ' split', '???!!!']
     >>> split_text("to   be", GPT2_PATTERN)
     ['to', '  ', ' be']
-    >>> split_text("abc", None)
-    ['abc']
-    >>> split_text("", None)
-    []
+    >>> split_text("abc", None), split_text("", None)
+    (['abc'], [])
     """
     pattern = resolve_pattern(pattern)
     if pattern in _LINEAR_PATTERNS:

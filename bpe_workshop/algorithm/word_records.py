@@ -1,13 +1,9 @@
 """What word-level training starts from and what it returns.
 
-Training starts from the distinct words of the text, split on whitespace, each with its
-frequency; a word starts as its characters plus the end-of-word marker ``</w>``, a symbol of
-its own.
-Trainers (``word_train_naive``, ``word_train_fast``) return a ``WordTraining``: one
-``WordMergeRecord`` per merge, and for every training word the step at which each of its
-starting symbols was joined onto the symbol before it. That is enough to draw any word's split
-at any step, in memory proportional to the words, not to words times steps.
-Nothing here computes anything beyond that.
+Training starts from the distinct words (split on whitespace) with their frequencies, each word
+its characters plus the symbol ``</w>``. Trainers return a ``WordTraining``: one
+``WordMergeRecord`` per merge, and for each word the step that joined each starting symbol onto
+the one before: any word's split at any step, in memory proportional to the words.
 """
 
 from __future__ import annotations
