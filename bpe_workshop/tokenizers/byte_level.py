@@ -145,10 +145,7 @@ class ByteLevelBPE:
 
     @classmethod
     def load(cls, path: str | Path) -> ByteLevelBPE:
-        """Read a tokenizer written by :meth:`save`: the ``.model`` file, suffix optional.
-
-        A damaged file raises ValueError naming the file (and the line, where it is one line).
-        """
+        """Read a tokenizer written by :meth:`save`: the ``.model`` file, suffix optional."""
         kwargs = model_file.load_byte_level(path)
         try:
             return cls(**kwargs)
@@ -157,18 +154,11 @@ class ByteLevelBPE:
 
     @classmethod
     def from_tiktoken(cls, name: str) -> ByteLevelBPE:
-        """tiktoken's ``"gpt2"``, ``"cl100k_base"`` or ``"o200k_base"``, giving its exact ids.
-
-        Works offline (see ``bpe_workshop.files.offline``); the merges are recovered from the ranks.
-        """
+        """tiktoken's ``"gpt2"``, ``"cl100k_base"`` or ``"o200k_base"`` (offline), its exact ids."""
         return cls(**tiktoken_bridge.load_tiktoken(name))
 
     def save(self, prefix: str | Path) -> tuple[Path, Path]:
-        """Write ``prefix.model`` (to load back) and ``prefix.vocab`` (to read).
-
-        ``prefix`` may end in ``.model``. Files saved before are replaced only once both new
-        ones are complete, so a failed save leaves them as they were.
-        """
+        """Write ``prefix.model`` (to load back) and ``prefix.vocab`` (to read); all or nothing."""
         return model_file.save_byte_level(prefix, merges=self.merges, pattern=self.pattern,
                                           special_tokens=self.special_tokens,
                                           byte_ids=self.byte_ids, vocab=self.vocab)

@@ -57,9 +57,7 @@ Pair = tuple[str, str]
 class WordLevelBPE:
     """A word-level BPE tokenizer: an alphabet and an ordered list of merges.
 
-    Build one with ``WordLevelBPE.train(text, num_merges)`` or ``WordLevelBPE.load(path)``.
-    Vocabulary ids: the alphabet in code-point order, then ``</w>``, then ``<unk>``, then each
-    new merged symbol in merge order (a symbol reached by two different merges gets one id).
+    Ids: the alphabet in code-point order, ``</w>``, ``<unk>``, then each new merged symbol.
 
     >>> wl = WordLevelBPE.train("aaab aaab", num_merges=10)
     >>> wl.merges
@@ -69,10 +67,8 @@ class WordLevelBPE:
      7: 'aaab</w>'}
     >>> wl.stop_message
     'stopped after 4 of 10 merges: no pair occurs twice or more'
-    >>> wl.encode("aaab ab c")
-    [7, 5, 2, 3, 2]
-    >>> wl.decode([7, 5, 2, 3, 2])
-    'aaab ab <unk>'
+    >>> wl.encode("aaab ab c"), wl.decode([7, 5, 2, 3, 2])
+    ([7, 5, 2, 3, 2], 'aaab ab <unk>')
     """
 
     def __init__(
@@ -185,8 +181,6 @@ class WordLevelBPE:
     def word_table_at(self, step: int) -> list[tuple[str, int, list[str]]]:
         """The training words after the first ``step`` merges: (word, frequency, split).
 
-        Words are in first-seen order; ``step`` runs from 0 (characters) to ``len(merges)``.
-
         >>> wl = WordLevelBPE.train("low low lower", num_merges=2)
         >>> wl.word_table_at(0)
         [('low', 2, ['l', 'o', 'w', '</w>']), ('lower', 1, ['l', 'o', 'w', 'e', 'r', '</w>'])]
@@ -220,16 +214,11 @@ class WordLevelBPE:
     # -- tokenizing ----------------------------------------------------------------------------
 
     def tokenize(self, text: str) -> list[str]:
-        """Split ``text`` into subword symbols, word by word, applying merges in learned order.
-
-        Characters never seen in training become ``<unk>``; every word ends in ``</w>``
-        (on its own or inside the last symbol).
+        """Split ``text`` into symbols, word by word, applying merges in learned order.
 
         >>> wl = WordLevelBPE.train("low " * 5 + "lower " * 2 + "newest " * 6 + "widest " * 3, 10)
-        >>> wl.tokenize("lower newest")
-        ['low', 'e', 'r', '</w>', 'newest</w>']
-        >>> wl.tokenize("lowly")
-        ['low', 'l', '<unk>', '</w>']
+        >>> wl.tokenize("lower newest"), wl.tokenize("lowly")  # 'y' was never seen
+        (['low', 'e', 'r', '</w>', 'newest</w>'], ['low', 'l', '<unk>', '</w>'])
         """
         symbols = []
         for word in split_words(text):
@@ -280,10 +269,9 @@ class WordLevelBPE:
     def decode(self, ids: Iterable[int]) -> str:
         """Join the symbols of ``ids``; each ``</w>`` becomes a space, the final one is dropped.
 
-        >>> wl = WordLevelBPE.train("ab ab", num_merges=2)
-        >>> wl.decode([5, 1, 0, 2])
+        >>> WordLevelBPE.train("ab ab", num_merges=2).decode([5, 1, 0, 2])
         'ab ba'
-        >>> wl.decode([6])
+        >>> WordLevelBPE.train("ab ab", num_merges=2).decode([6])
         Traceback (most recent call last):
         ...
         ValueError: unknown token id 6: valid ids are the ints 0..5
@@ -305,11 +293,7 @@ class WordLevelBPE:
     # -- saving and loading --------------------------------------------------------------------
 
     def save(self, path: str | os.PathLike) -> Path:
-        """Write the alphabet and merges (with their counts) to the text file ``path``.
-
-        The format is in ``model_file``; the previous file at ``path`` is replaced only once
-        the new one is complete. Returns the path written.
-        """
+        """Write the alphabet and merges, with their counts, to ``path``; return the path."""
         return model_file.save_word_level(path, alphabet=self.alphabet, merges=self.merges,
                                           counts=[record.count for record in self.records])
 
