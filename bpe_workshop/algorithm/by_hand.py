@@ -44,10 +44,8 @@ class HandStep:
     >>> step = replace_pairs_by_hand("aaabdaaabac")[0]
     >>> step.step, step.before, step.after, step.pair, step.symbol, step.count
     (1, 'aaabdaaabac', 'ZabdZabac', ('a', 'a'), 'Z', 4)
-    >>> step.pair_counts
-    {('a', 'a'): 4, ('a', 'b'): 2, ('b', 'd'): 1, ('d', 'a'): 1, ('b', 'a'): 1, ('a', 'c'): 1}
-    >>> step.table
-    {'Z': 'aa'}
+    >>> step.table, step.ties
+    ({'Z': 'aa'}, (('a', 'a'),))
     """
 
     step: int  # 1-based
@@ -66,9 +64,7 @@ class HandStep:
 def count_pairs(text: str, overlapping: bool = True) -> dict[tuple[str, str], int]:
     """Count adjacent pairs of characters, in first-seen order.
 
-    ``overlapping=True`` counts as ``textbook.get_stats`` does (and as this series does everywhere);
-    ``overlapping=False`` counts only occurrences that could all be replaced at once, scanning
-    left to right as a replacement does.
+    ``overlapping=False`` counts only the occurrences one left-to-right replacement takes.
 
     >>> count_pairs("aaab")
     {('a', 'a'): 2, ('a', 'b'): 1}
@@ -182,15 +178,11 @@ def decompress_by_hand(text: str, table: dict[str, str]) -> str:
 
 def _fresh_symbols(text: str, symbols: Iterable[str]) -> list[str]:
     """The usable fresh symbols, in order: single characters not in ``text``, each used once."""
-    if isinstance(symbols, str):
-        symbols = list(symbols)
-    else:
-        symbols = list(symbols)
-        for symbol in symbols:
-            if not (isinstance(symbol, str) and len(symbol) == 1):
-                raise ValueError(
-                    f"symbols must be single characters, e.g. symbols='XYZ'; got {symbol!r}"
-                )
+    symbols = list(symbols)
+    for symbol in symbols:
+        if not (isinstance(symbol, str) and len(symbol) == 1):
+            raise ValueError(f"symbols must be single characters, e.g. symbols='XYZ'; "
+                             f"got {symbol!r}")
     if len(set(symbols)) != len(symbols):
         raise ValueError(f"symbols must not repeat a character; got {''.join(symbols)!r}")
     return [symbol for symbol in symbols if symbol not in text]

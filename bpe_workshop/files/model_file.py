@@ -4,29 +4,14 @@ Lineage: minbpe's ``.model`` / ``.vocab`` pair, extended with GPT-2's byte order
 loading a model runs no code. ``load_*`` parse a file into the keyword arguments of the
 tokenizer's constructor, which checks them (``ByteLevelBPE(**load_byte_level(path))``).
 
-One header convention: ``bpe-workshop <kind> v<version>``. The byte-level ``.model`` file,
-version 1 (UTF-8, one item per line; strings are JSON-quoted so a pattern may hold newlines)::
-
-    bpe-workshop byte-level v1
-    pattern "'s|'t| ?\\\\p{L}+"           (or: pattern none)
-    byte-ids identity                    (or: byte-ids 33 34 ... , 256 ids in byte order)
-    special-tokens 1
-    50256 "<|endoftext|>"
-    merges 2
-    97 97                                (makes id 256)
-    256 98                               (makes id 257, and so on)
-
-Beside it, the ``.vocab`` file is for people only (:func:`vocab_text`). The word-level file
-(one file, any name), version 1; release 0.1.0's header ``bpe-workshop word-level 1`` loads::
-
-    bpe-workshop word-level v1
-    alphabet ["a", "b", "e"]
-    merges 2
-    ["a", "b", 3]                        (left symbol, right symbol, training count)
-    ["ab", "</w>", 2]
-
-Saving never destroys the previous model (:func:`_write_all`).
-Left out: byte-level training records (counts), which are not needed to encode.
+UTF-8, one item per line, strings JSON-quoted (a pattern may hold newlines), headed
+``bpe-workshop <kind> v<version>``. The byte-level ``.model`` (:func:`save_byte_level` prints
+one): ``pattern`` (or ``pattern none``), ``byte-ids identity`` (or the 256 ids in byte order),
+``special-tokens N`` and N lines ``id "text"``, ``merges N`` and N lines ``left right`` making
+ids 256, 257, ... Beside it, the ``.vocab`` is for people (:func:`vocab_text`). The word-level
+file (:func:`save_word_level`): the alphabet, then ``["left", "right", count]`` per merge;
+release 0.1.0's header ``bpe-workshop word-level 1`` still loads. Saving never destroys the
+previous model (:func:`_write_all`). Left out: byte-level training counts (not needed to encode).
 """
 
 from __future__ import annotations
