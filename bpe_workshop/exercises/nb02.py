@@ -10,19 +10,9 @@ import regex
 from bpe_workshop.algorithm.patterns import GPT2_PATTERN, GPT4_PATTERN, split_text
 from bpe_workshop.exercises.core import CheckResult, check
 
-TEXTS = (
-    "",
-    "Hi",
-    "you'd",
-    "YOU'D",
-    "text123",
-    "split???!!!",
-    "Any text that you want to be split.",
-    "to                 be",
-    "I'm 25 today, in 2024!",
-    "    if x:\n        return 1\n",
-    "Hello👋, 你好!",
-)
+TEXTS = ("", "Hi", "you'd", "YOU'D", "text123", "split???!!!",
+         "Any text that you want to be split.", "to                 be", "I'm 25 today, in 2024!",
+         "    if x:\n        return 1\n", "Hello👋, 你好!")
 NUMBER_TEXTS = ("", "7", "42", "2024", "12345", "1234567", "pi is 3.14159",
                 "call 0800 123 4567", "a1b22c333d4444", "٣٤٥٦٧",
                 "½ a cup", "x² + y²", "Chapter Ⅻ", "⅓⅔¾12")  # numbers \d does not match

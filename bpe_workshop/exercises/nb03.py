@@ -21,17 +21,9 @@ PUBLISHED_EXAMPLE = (
 )
 
 
-def reference_pair_counts(text: str) -> dict[tuple[str, str], int]:
-    return count_pairs(text)
-
-
 def reference_replace_pair(text: str, pair: tuple[str, str], symbol: str) -> str:
     ids = merge([ord(ch) for ch in text], (ord(pair[0]), ord(pair[1])), ord(symbol))
     return "".join(chr(i) for i in ids)
-
-
-def reference_decompress(text: str, table: dict[str, str]) -> str:
-    return decompress_by_hand(text, table)
 
 
 def first_wrong_published_step() -> int:
@@ -57,7 +49,7 @@ def check_pair_counts(pair_counts) -> CheckResult:
         total = count_total(got)
         text = args[0]
         last = (text[-2], text[-1]) if len(text) > 1 else None
-        off_by_one = reference_pair_counts(text[:-1]) if text else {}
+        off_by_one = count_pairs(text[:-1]) if text else {}
         overlap_less = {pair: text.count("".join(pair)) for pair in expected}
         if got == off_by_one and got != overlap_less and last:
             return ("the LAST pair is missing: a text of n characters has n - 1 pairs, so the "
@@ -67,7 +59,7 @@ def check_pair_counts(pair_counts) -> CheckResult:
                     "zip(text, text[1:]) walks over all adjacent pairs.")
         return "keys are (left character, right character) tuples, values how often they occur."
 
-    return check(pair_counts, reference_pair_counts, [(text,) for text in TEXTS], hint=hint)
+    return check(pair_counts, count_pairs, [(text,) for text in TEXTS], hint=hint)
 
 
 def check_replace_pair(replace_pair) -> CheckResult:
@@ -109,7 +101,7 @@ def check_decompress(decompress) -> CheckResult:
         return ("replace each symbol by the pair it stands for, the last replacement of the "
                 "table first, until only the original letters are left.")
 
-    return check(decompress, reference_decompress, inputs, hint=hint)
+    return check(decompress, decompress_by_hand, inputs, hint=hint)
 
 
 def check_first_wrong_step(first_wrong_step) -> CheckResult:
