@@ -1,10 +1,8 @@
 """From text to the chunks BPE works on: valid UTF-8, special tokens cut out, the pattern's split.
 
-Lone surrogates (``"\\ud800"``, which Python allows in a str but UTF-8 cannot hold) are handled
-as tiktoken handles them: the text goes through UTF-16 with ``surrogatepass`` and back with
-``errors="replace"``, so a surrogate pair written as two code points becomes the one character
-it stands for, and each lone surrogate becomes U+FFFD (the replacement character).
-Left out: Unicode normalization.
+Lone surrogates (``"\\ud800"``: a str may hold one, UTF-8 cannot) go as in tiktoken: through
+UTF-16 with ``surrogatepass`` and back with ``errors="replace"``, so a pair written as two code
+points becomes its character and a lone one U+FFFD. Left out: Unicode normalization.
 """
 
 from __future__ import annotations
@@ -39,12 +37,9 @@ def encodable(text: str) -> str:
 
 def training_chunks(text: str, pattern: str | None,
                     special_tokens: dict[str, int] | None) -> tuple[list[bytes], list[str]]:
-    """The text between special tokens, split by the pattern, as UTF-8 bytes, in text order;
-    and the pieces of text the pattern leaves out of every chunk.
-
-    A corpus repeats the same few chunks over and over (8 MB of Python source: about 2 million
-    chunks, 38 thousand distinct), so each distinct chunk is encoded once and every repeat
-    refers to that one bytes object.
+    """The text between special tokens, split by the pattern, as UTF-8 bytes in text order; and the
+    pieces the pattern leaves out. Each distinct chunk is encoded once (8 MB of Python source: 2
+    million chunks, 38 thousand distinct), its repeats sharing the one bytes object.
 
     >>> training_chunks("ab ab<|end|>ab", "whitespace", {"<|end|>": 300})
     ([b'ab', b' ', b'ab', b'ab'], [])

@@ -1,10 +1,8 @@
-"""Special tokens: control texts such as ``<|endoftext|>`` with ids of their own.
+"""Special tokens: control texts such as ``<|endoftext|>`` with ids of their own (tiktoken's rules).
 
-Lineage: tiktoken's rules. A special token is never learned by merges; it is cut out of the
-text before splitting. ``encode`` is safe by default: text that merely looks like a special
-token raises, unless the caller allows it (``allowed_special``) or asks for it as plain text
-(``disallowed_special=()``).
-Left out: special tokens inside the merge table, and any rule other than tiktoken's.
+Never learned by merges, cut out before splitting. ``encode`` is safe by default: text that
+merely looks like one raises, unless allowed (``allowed_special``) or asked for as plain text
+(``disallowed_special=()``). Left out: special tokens inside the merge table.
 """
 
 from __future__ import annotations
@@ -74,10 +72,8 @@ def allowed_in(text: str, special_tokens: dict[str, int],
                disallowed_special: str | Collection[str]) -> list[str]:
     """The special tokens to encode as such in ``text``; raises if a disallowed one appears.
 
-    >>> allowed_in("a<|end|>", {"<|end|>": 300}, "all", "all")
-    ['<|end|>']
-    >>> allowed_in("a<|end|>", {"<|end|>": 300}, (), ())
-    []
+    >>> allowed_in("a<|end|>", {"<|end|>": 300}, "all", "all"), allowed_in("a<|end|>", {}, (), ())
+    (['<|end|>'], [])
     """
     for name, value in (("allowed_special", allowed_special),
                         ("disallowed_special", disallowed_special)):

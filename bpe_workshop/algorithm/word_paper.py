@@ -1,11 +1,8 @@
 """The paper's own functions on its own format: ``{"l o w </w>": 5}``, for notebook 05.
 
-Lineage: Sennrich, Haddow and Birch (2016) print their training loop in the paper, working on a
-dict from each word, written as symbols separated by spaces, to its frequency. These are that
-format's helpers: build it from text, count its pairs, and the paper's regex-based
-``merge_vocab``; beside it, a widely copied variant that silently never merges. The tokenizer
-(``word_level.WordLevelBPE``) and its trainers keep words as tuples of symbols instead.
-Left out: the training loop itself (``word_train_naive`` is its readable twin).
+Sennrich, Haddow and Birch (2016) print their loop in the paper, on a dict from each word (its
+symbols joined by spaces) to its frequency: build it, count its pairs, the regex ``merge_vocab``,
+and a widely copied variant that silently never merges. ``WordLevelBPE`` keeps tuples instead.
 """
 
 from __future__ import annotations
@@ -19,9 +16,7 @@ Pair = tuple[str, str]
 
 
 def word_vocab(text: str) -> dict[str, int]:
-    """Each distinct word of ``text`` as space-separated symbols, with its frequency.
-
-    Words are kept in the order they are first seen.
+    """Each distinct word of ``text`` as spaced symbols, with its frequency (first seen first).
 
     >>> word_vocab("this is a test this test is only a test a test this is")
     {'t h i s </w>': 3, 'i s </w>': 3, 'a </w>': 3, 't e s t </w>': 4, 'o n l y </w>': 1}
@@ -45,9 +40,7 @@ def vocab_pair_counts(vocab: dict[str, int]) -> dict[Pair, int]:
 def merge_vocab(pair: Pair, vocab: dict[str, int]) -> dict[str, int]:
     """The paper's merge step: join ``pair`` wherever it stands as two whole symbols.
 
-    The bigram ``"e s"`` must be preceded by no symbol character (``(?<!\\S)``: start of the
-    string or a space) and followed by none (``(?!\\S)``), so ``"e s"`` does not match inside
-    ``"e st"`` or ``"ne s"``.
+    No symbol character may stand before (``(?<!\\S)``) or after (``(?!\\S)``) the bigram.
 
     >>> merge_vocab(("e", "s"), {"n e w e s t </w>": 6, "e st </w>": 1})
     {'n e w es t </w>': 6, 'e st </w>': 1}
@@ -60,9 +53,8 @@ def merge_vocab(pair: Pair, vocab: dict[str, int]) -> dict[str, int]:
 def merge_vocab_buggy(pair: Pair, vocab: dict[str, int]) -> dict[str, int]:
     """The widely copied variant with a lookahead where the lookbehind should be. Spot the bug.
 
-    ``(?!\\S)`` in front of the bigram asks that the next character be no symbol character, yet
-    the next character is the bigram's own first character, so nothing ever matches and the
-    vocabulary comes back unchanged, without an error.
+    ``(?!\\S)`` in front of the bigram looks at the bigram's own first character, so nothing ever
+    matches: the vocabulary comes back unchanged, without an error.
 
     >>> merge_vocab_buggy(("e", "s"), {"n e w e s t </w>": 6})
     {'n e w e s t </w>': 6}

@@ -1,12 +1,8 @@
 """The word-level BPE training loop of Sennrich et al. (2016), written to be read.
 
-Lineage: the paper's ``learn_bpe`` loop. Each distinct word is counted once with its
-frequency; every step counts all pairs of adjacent symbols over all words, weighted by word
-frequency, merges the best pair in every word, and repeats. A merge costs time proportional to
-all the words' text, so it is slow on a large or unspaced text: ``word_train_fast`` learns
-exactly the same merges incrementally.
-Tie rule: ``textbook.best_pair`` (highest count, then the smallest pair, compared as strings).
-Left out: the paper's frequency threshold and joint vocabularies; any speed tricks.
+Each distinct word is counted once with its frequency; every step counts all pairs over all
+words (weighted by frequency), merges the best (``textbook.best_pair``'s rule, on strings) in
+every word, and repeats. Each merge walks all the text: ``word_train_fast`` is its quick twin.
 """
 
 from __future__ import annotations
@@ -60,10 +56,7 @@ def learn_word_merges(word_counts: dict[str, int], num_merges: int) -> WordTrain
 
 
 def _starts(split: tuple[str, ...]) -> set[int]:
-    """Where each symbol starts, counted in starting symbols.
-
-    Every symbol but the last is made of characters only (``</w>`` always ends a word), so
-    its length in characters is the number of starting symbols it holds.
+    """Where each symbol starts, counted in starting symbols (only ``</w>``, last, is longer).
 
     >>> sorted(_starts(("lo", "w", "</w>")))
     [0, 2, 3]
