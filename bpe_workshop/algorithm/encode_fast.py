@@ -29,10 +29,9 @@ NOT_A_MERGE = 1 << 62  # the rank of a pair never learned: "infinity", above eve
 
 def encode_chunk(text_bytes: bytes, merges: dict[Pair, int],
                  byte_ids: Sequence[int] | bytes) -> list[int]:
-    """``encode_naive.encode_chunk``'s ids, updating only the ranks next to each merge.
+    """``textbook.encode_chunk``'s ids, updating only the ranks next to each merge.
 
-    ``byte_ids`` is a permutation of 0..255 (byte value -> id); as ``bytes`` it is used directly
-    as a translation table.
+    ``byte_ids``: byte value -> id (as ``bytes``, it is used directly as a translation table).
 
     >>> encode_chunk(b"aaab", {(97, 97): 256, (97, 98): 257, (256, 257): 258}, range(256))
     [258]
@@ -62,11 +61,7 @@ def encode_chunk(text_bytes: bytes, merges: dict[Pair, int],
 
 
 def merge_with_heap(ids: list[int], merges: dict[Pair, int]) -> list[int]:
-    """``encode_chunk``'s loop for long chunks: the same merges, in O(n log n).
-
-    A heap holds (rank, position) of every mergeable pair; positions are linked so a merge is
-    O(log n). A merge only creates pairs of higher rank than its own, so popping by
-    (rank, position) merges exactly as the simple loop does.
+    """``encode_chunk``'s loop for long chunks: a heap of (rank, position), linked positions.
 
     >>> merge_with_heap([97, 97, 97, 98], {(97, 97): 256, (97, 98): 257, (256, 257): 258})
     [258]
@@ -105,10 +100,8 @@ def encode_chunks(chunks: list[str], merges: dict[Pair, int], byte_ids: Sequence
     ``CACHE_MAX_ENTRIES``, and chunks longer than ``CACHE_MAX_CHUNK`` are not kept.
 
     >>> cache = {}
-    >>> encode_chunks(["aa", " ", "aa"], {(97, 97): 256}, range(256), cache)
-    [256, 32, 256]
-    >>> cache
-    {'aa': [256], ' ': [32]}
+    >>> encode_chunks(["aa", " ", "aa"], {(97, 97): 256}, range(256), cache), cache
+    ([256, 32, 256], {'aa': [256], ' ': [32]})
     """
     table = bytes(byte_ids)  # byte value -> id, as a table for bytes.translate
     distinct = dict.fromkeys(chunks)  # chunk text -> its ids, filled below

@@ -65,10 +65,8 @@ class WordMergeRecord:
 class WordTraining:
     """All that training produced: the merges, and when each word's symbols were joined.
 
-    ``joined_at[i][k]`` is the step whose merge joined starting symbol ``k`` of word ``i``
-    (``initial_split`` order) onto the symbol before it, or 0 if no merge did. After the
-    merges of ``"low"`` ``('l', 'o')`` (step 1) and ``('lo', 'w')`` (step 2) it is
-    ``[0, 1, 2, 0]``: at step 1 the split is ``lo|w|</w>``, from step 2 on ``low|</w>``.
+    ``joined_at[i][k]``: the step that joined starting symbol ``k`` of word ``i`` onto the one
+    before, or 0. With merges ``('l', 'o')`` then ``('lo', 'w')``, ``low`` has ``[0, 1, 2, 0]``.
 
     >>> split_at(initial_split("low"), [0, 1, 2, 0], 1)
     ['lo', 'w', '</w>']
@@ -81,10 +79,8 @@ class WordTraining:
 def split_at(symbols: tuple[str, ...], joined_at: list[int], step: int) -> list[str]:
     """A word's split after the first ``step`` merges, from its starting symbols.
 
-    >>> split_at(("l", "o", "w", "</w>"), [0, 1, 2, 0], 2)
-    ['low', '</w>']
-    >>> split_at(("l", "o", "w", "</w>"), [0, 1, 2, 0], 0)
-    ['l', 'o', 'w', '</w>']
+    >>> split_at(("l", "o", "w", "</w>"), [0, 1, 2, 0], 2), split_at(("l", "o", "w"), [0, 0, 0], 0)
+    (['low', '</w>'], ['l', 'o', 'w'])
     """
     # a symbol starts wherever no merge of the first `step` joined it to its left neighbour
     starts = [k for k, joined in enumerate(joined_at) if not 0 < joined <= step]

@@ -57,9 +57,9 @@ def split_words(text: str) -> list[str]:
 class WordPiece:
     """A WordPiece tokenizer over a fixed vocabulary.
 
-    ``vocab`` is the pieces: a list (ids follow its order), a set, or a dict piece -> id such
-    as BERT's ``vocab.txt`` read in. ``tokenize`` needs only the pieces; ``unk_token`` stands
-    for a word no pieces cover, or a word longer than ``max_word_length`` characters.
+    ``vocab``: a list of pieces (ids in its order), a set, or a dict piece -> id (BERT's
+    ``vocab.txt``). ``unk_token`` stands for a word no pieces cover, or one over
+    ``max_word_length`` characters.
 
     >>> wp = WordPiece(["un", "aff", "##aff", "##able", "a", "##b", "!"])
     >>> wp.tokenize("unaffable affable!")
