@@ -119,16 +119,12 @@ def cache_name(url: str) -> str:
 
 
 def get_encoding(name: str) -> tiktoken.Encoding:
-    """A real ``tiktoken.Encoding`` that works with no network: ``gpt2``, ``r50k_base``,
-    ``cl100k_base`` or ``o200k_base``. Other names are refused at once rather than downloaded:
-    tiktoken's download has no time limit, and behind a captive portal it would wait forever.
+    """A real ``tiktoken.Encoding`` with no network: ``gpt2``, ``r50k_base``, ``cl100k_base`` or
+    ``o200k_base``. Other names are refused at once: tiktoken's download has no time limit, and
+    behind a captive portal it would wait forever.
 
-    >>> get_encoding("gpt2").encode("hello world")
-    [31373, 995]
-    >>> get_encoding("cl100k_base").encode("hello world")
-    [15339, 1917]
-    >>> get_encoding("o200k_base").encode("hello world")
-    [24912, 2375]
+    >>> [get_encoding(name).encode("hello world") for name in ("gpt2", "cl100k_base", "o200k_base")]
+    [[31373, 995], [15339, 1917], [24912, 2375]]
     """
     require_str(name, "the encoding name", hint="pass e.g. get_encoding('gpt2')")
     if name in _SHIPPED:
@@ -196,10 +192,9 @@ def _place(path: Path, sha256: str, make_bytes) -> None:
 def _gpt2_ranks() -> dict[bytes, int]:
     """GPT-2's ranks (token bytes -> id) from ``vocab.bpe``, checked against ``encoder.json``.
 
-    GPT-2's files write each byte as one printable character: bytes that print as themselves
-    (except space) stand for themselves, the other 68 become chr(256), chr(257), ... in byte
-    order. Ranks 0-255 are the bytes in that order; each line of ``vocab.bpe`` after the first
-    is one merge, in rank order.
+    Those files write each byte as a printable character (bytes that print stand for themselves,
+    the other 68 become chr(256), chr(257), ...); ranks 0-255 are the bytes in that order, then
+    one merge per line of ``vocab.bpe``.
     """
     plain = [b for b in range(256) if chr(b).isprintable() and b != 32]
     shifted = [b for b in range(256) if b not in plain]

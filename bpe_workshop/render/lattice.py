@@ -1,9 +1,8 @@
 """Unigram's lattice as HTML: every piece over the characters it covers, the best path marked.
 
-One row per piece that matches, placed under its characters (the normalised word, ``▁`` for a
-space); pieces on the Viterbi path are coloured and bold, the rest grey. Under the grid, the
-best path and its score. Lineage: the lattice figures of Kudo (2018). Left out: the forward
-and backward scores of EM.
+One row per matching piece under its characters (``▁`` for a space); the Viterbi path's pieces
+coloured and bold, the rest grey; under the grid, the best path and its score (after Kudo
+2018's figures). Left out: EM's forward and backward scores.
 """
 from __future__ import annotations
 

@@ -1,11 +1,9 @@
 """Token playground: type text, tick encodings, see their tokens side by side.
 
-Lineage: the web tokenizer playgrounds (text in, coloured tokens and counts out), as a Jupyter
-widget that also takes the learner's own tokenizer. Encodings are tiktoken's, loaded offline
-through ``bpe_workshop.files.offline.get_encoding``; a ``ByteLevelBPE`` (or any tiktoken
-``Encoding``)
-passed in ``extra`` appears beside them. Left out: WordLevelBPE (its tokens are strings, not
-bytes: see the word-level stepper) and editing the token ids back into text.
+Like the web tokenizer playgrounds, as a widget that also takes the learner's own tokenizer:
+tiktoken's encodings (offline, ``files.offline.get_encoding``) and any ``ByteLevelBPE`` or
+``Encoding`` passed in ``extra``. Left out: WordLevelBPE (its tokens are strings: see the
+word stepper) and editing ids back into text.
 """
 from __future__ import annotations
 

@@ -1,11 +1,8 @@
 """Split explorer: text + a split pattern (whitespace, GPT-2, GPT-4, GPT-4o or yours) -> chunks.
 
-Lineage: GPT-2's pre-tokenization (a regex cuts the text before BPE; merges never cross the
-cuts). The patterns come from ``bpe_workshop.algorithm.patterns``; chunks are ``split_text``'s
-output,
-coloured like tokens. Also said on screen: text that no match covers (a custom pattern can drop
-it), empty matches, an invalid regex, and a regex that backtracks for so long that the split is
-stopped (``patterns.PatternTimeoutError``, within seconds). Left out: flags (write ``(?i)``).
+The chunks are ``patterns.split_text``'s, coloured like tokens. Also said on screen: text no
+match covers, empty matches, an invalid regex, and a regex stopped for backtracking too long
+(``patterns.PatternTimeoutError``). Left out: flags (write ``(?i)``).
 """
 from __future__ import annotations
 

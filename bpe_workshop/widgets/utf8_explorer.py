@@ -1,9 +1,8 @@
 """UTF-8 explorer: text in; each character's code point and UTF-8 bytes, and the byte lengths.
 
-Lineage: the code point / bit layout tables of UTF-8 explainers, live on the learner's text.
-Shows three views: the per-character table (hex and bits, UTF-8's prefix bits highlighted), the
-text in UTF-8/16/32 bytes, and a bar chart of those lengths (an inline PNG, so it renders in any
-front end and tests can find it). Left out: normalization forms and grapheme clusters.
+Three views: the per-character table (hex and bits, UTF-8's prefix bits highlighted), the text
+in UTF-8/16/32 bytes, and a bar chart of those lengths (an inline PNG, so tests can find it).
+Left out: normalization forms and grapheme clusters.
 """
 from __future__ import annotations
 

@@ -1,9 +1,7 @@
 """Word-level stepper: Sennrich-style BPE's word table, merge by merge.
 
-Lineage: the subword-NMT table of words with frequencies and their current split into symbols
-(``</w>`` ends each word). The splits come from ``WordLevelBPE.word_table_at(step)``; this
-widget shows them for any step, with the merge just made and the words it changed highlighted.
-Left out: tokenizing new text (``WordLevelBPE.tokenize`` does that in a cell).
+Each word with its frequency and its split at the chosen step (``WordLevelBPE.word_table_at``),
+the merge just made and the words it changed highlighted. Left out: tokenizing new text.
 """
 from __future__ import annotations
 
