@@ -7,8 +7,9 @@ meaning (whether an id exists), which the modules that know it check.
 
 from __future__ import annotations
 
+import numbers
 import operator
-from collections.abc import Callable
+from collections.abc import Callable, Container, Iterable
 from typing import Any
 
 _NO_EXAMPLE = object()
@@ -158,3 +159,29 @@ def require_callable(value: Any, name: str, *, example: str | None = None) -> Ca
     shown = _NO_EXAMPLE if example is None else Code(example)
     raise TypeError(f"{name} must be a function (something callable), got {describe(value)}"
                     f"{_suggestion(name, shown)}")
+
+
+def require_ids(ids: Any, known: Container[int], valid: str, example: str = "[104, 105]"
+                ) -> list[int]:
+    """``ids`` as a list of ints in ``known``; else the error, ``valid`` naming the good ids.
+
+    >>> require_ids((104, 105), range(256), "0..255")
+    [104, 105]
+    >>> require_ids([104, 999], range(256), "0..255")
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown token id 999: valid ids are the ints 0..255
+    """
+    if isinstance(ids, (int, str, bytes)) or not isinstance(ids, Iterable):
+        example = f"[{ids}]" if isinstance(ids, int) else example
+        raise TypeError(f"ids must be a list of ints, got {type(ids).__name__}; "
+                        f"pass e.g. {example}")
+    ids = list(ids)
+    for position, i in enumerate(ids):
+        # subtle: True and 97.0 are dict keys equal to 1 and 97, so check the type first
+        if isinstance(i, bool) or not isinstance(i, numbers.Integral):
+            raise TypeError(f"ids must be ints, got {describe(i)} at position {position}; "
+                            f"pass e.g. {example}")
+        if i not in known:
+            raise ValueError(f"unknown token id {i!r}: valid ids are the ints {valid}")
+    return ids

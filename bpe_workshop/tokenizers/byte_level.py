@@ -9,7 +9,6 @@ its input, once, and hands the work to ``algorithm`` (``textbook`` and its fast 
 
 from __future__ import annotations
 
-import numbers
 import warnings
 from collections.abc import Callable, Collection, Iterable
 from pathlib import Path
@@ -34,7 +33,13 @@ from bpe_workshop.algorithm.special_tokens import (
 )
 from bpe_workshop.files import model_file
 from bpe_workshop.tokenizers import tiktoken_bridge
-from bpe_workshop.validation import describe, require_callable, require_int, require_str
+from bpe_workshop.validation import (
+    describe,
+    require_callable,
+    require_ids,
+    require_int,
+    require_str,
+)
 
 __all__ = ["MAX_ID", "ByteLevelBPE", "replace_lone_surrogates"]
 
@@ -306,23 +311,9 @@ class ByteLevelBPE:
     # ----- decoding ---------------------------------------------------------------------
 
     def _checked_ids(self, ids: object) -> list[int]:
-        """``ids`` as a list, each one an int the vocabulary knows; else the error that says so."""
-        if isinstance(ids, (int, str, bytes)) or not isinstance(ids, Iterable):
-            example = f"[{ids}]" if isinstance(ids, int) else "[104, 105]"
-            raise TypeError(f"ids must be a list of ints, got {type(ids).__name__}; "
-                            f"pass e.g. {example}")
-        ids = list(ids)
-        for position, i in enumerate(ids):
-            # subtle: True and 97.0 are dict keys equal to 1 and 97, so check the type first
-            if isinstance(i, bool) or not isinstance(i, numbers.Integral):
-                raise TypeError(f"ids must be ints, got {describe(i)} at position "
-                                f"{position}; pass e.g. [104, 105]")
-            if i not in self.vocab:
-                special = sorted(self.special_tokens.values())
-                extra = f" and the special token ids {special}" if special else ""
-                raise ValueError(f"unknown token id {i!r}: valid ids are the ints "
-                                 f"0..{255 + len(self.merges)}{extra}")
-        return ids
+        special = sorted(self.special_tokens.values())
+        extra = f" and the special token ids {special}" if special else ""
+        return require_ids(ids, self.vocab, f"0..{255 + len(self.merges)}{extra}")
 
     def token_bytes(self, ids: Iterable[int]) -> list[bytes]:
         """The bytes of each id, one bytes object per id (not always valid UTF-8).

@@ -43,7 +43,7 @@ from bpe_workshop.algorithm.word_records import (
     split_words,
 )
 from bpe_workshop.files import model_file
-from bpe_workshop.validation import describe, require_int, require_str
+from bpe_workshop.validation import describe, require_ids, require_int, require_str
 
 UNK = "<unk>"
 TRAINERS = {"fast": word_train_fast.learn_word_merges, "naive": word_train_naive.learn_word_merges}
@@ -276,18 +276,8 @@ class WordLevelBPE:
         ...
         ValueError: unknown token id 6: valid ids are the ints 0..5
         """
-        if isinstance(ids, (int, str, bytes)) or not isinstance(ids, Iterable):
-            example = f"[{ids}]" if isinstance(ids, int) else "[4, 5]"
-            raise TypeError(f"ids must be a list of ints, got {type(ids).__name__}; "
-                            f"pass e.g. {example}")
-        parts = []
-        for position, token_id in enumerate(ids):
-            require_int(token_id, f"ids[{position}]")
-            if token_id not in self.vocab:
-                raise ValueError(f"unknown token id {token_id}: valid ids are the ints "
-                                 f"0..{len(self.vocab) - 1}")
-            parts.append(self.vocab[token_id])
-        text = "".join(parts).replace(END_OF_WORD, " ")
+        ids = require_ids(ids, self.vocab, f"0..{len(self.vocab) - 1}", example="[4, 5]")
+        text = "".join(self.vocab[i] for i in ids).replace(END_OF_WORD, " ")
         return text[:-1] if text.endswith(" ") else text
 
     # -- saving and loading --------------------------------------------------------------------
