@@ -45,10 +45,7 @@ class CheckResult:
 
 
 class TimeUp(BaseException):
-    """Raised inside the learner's code when it runs past the time limit.
-
-    A ``BaseException`` so that a learner's ``except Exception:`` does not swallow it.
-    """
+    """Raised in the learner's code past the time limit (``except Exception:`` cannot stop it)."""
 
 
 @dataclass(frozen=True)
@@ -112,10 +109,8 @@ def guarded(func: Callable, *args, time_limit: float | None = None):
 def shown(value: object) -> str:
     """``repr`` of ``value``, cut short for the verdict; never raises.
 
-    >>> shown("abc")
-    "'abc'"
-    >>> len(shown("x" * 1000)) <= MAX_SHOWN
-    True
+    >>> shown("abc"), len(shown("x" * 1000)) <= MAX_SHOWN
+    ("'abc'", True)
     >>> class Odd:
     ...     def __repr__(self):
     ...         raise ValueError("no")
@@ -315,14 +310,10 @@ def _raised_text(err: BaseException) -> str:
     if isinstance(err, SystemExit):
         return (f"called sys.exit({'' if err.code is None else shown(err.code)}) "
                 "(SystemExit): return a value instead of exiting.")
-    return f"raised {error_name(err)}: {_message(err)}"
-
-
-def _message(err: BaseException) -> str:
     try:
-        return str(err)
+        return f"raised {error_name(err)}: {err}"
     except Exception:  # noqa: BLE001 - an exception whose str itself fails
-        return "(its message could not be shown)"
+        return f"raised {error_name(err)}: (its message could not be shown)"
 
 
 def error_name(err: BaseException) -> str:
