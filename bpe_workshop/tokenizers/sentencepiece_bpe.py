@@ -36,15 +36,12 @@ LLAMA_STYLE = {
 def train_sentencepiece(text: str, vocab_size: int, **options) -> spm.SentencePieceProcessor:
     """Train a SentencePiece BPE model on ``text`` (one sentence per line) and load it.
 
-    ``options`` override :data:`LLAMA_STYLE` (e.g. ``byte_fallback=False``) or pass any other
-    trainer flag. The vocabulary counts everything: ``<unk>``, ``<s>``, ``</s>``, the 256 byte
-    pieces (with byte fallback), every character kept, then the merges.
+    ``options`` override :data:`LLAMA_STYLE` or pass other trainer flags. ``vocab_size`` counts
+    ``<unk>``, ``<s>``, ``</s>``, the 256 byte pieces, the characters kept, then the merges.
 
     >>> sp = train_sentencepiece("low lower lowest\\nnew newer newest\\n" * 20, 290)
-    >>> sp.encode("lowest", out_type=str)
-    ['▁lowest']
-    >>> sp.id_to_piece(0), sp.id_to_piece(3), sp.decode(sp.encode("new 你"))
-    ('<unk>', '<0x00>', 'new 你')
+    >>> sp.encode("lowest", out_type=str), sp.id_to_piece(3), sp.decode(sp.encode("new 你"))
+    (['▁lowest'], '<0x00>', 'new 你')
     >>> train_sentencepiece("low lower lowest", 400)
     Traceback (most recent call last):
     ...

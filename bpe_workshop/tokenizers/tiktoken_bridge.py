@@ -18,15 +18,12 @@ SUPPORTED = ("gpt2", "cl100k_base", "o200k_base")
 
 
 def bpe_parts(mergeable_ranks: dict[bytes, int], token: bytes, max_rank: int) -> list[bytes]:
-    """Byte-level BPE of ``token`` using only ranks below ``max_rank``, as tiktoken merges.
-
-    At each step the adjacent two parts whose concatenation has the lowest rank are joined.
+    """Byte-level BPE of ``token`` using only ranks below ``max_rank``: join the two adjacent
+    parts whose concatenation has the lowest rank, again and again, as tiktoken merges.
 
     >>> ranks = {b"a": 0, b"b": 1, b"c": 2, b"ab": 3, b"abc": 4, b"bc": 5}
-    >>> bpe_parts(ranks, b"abc", max_rank=4)
-    [b'ab', b'c']
-    >>> bpe_parts(ranks, b"abc", max_rank=3)
-    [b'a', b'b', b'c']
+    >>> bpe_parts(ranks, b"abc", max_rank=4), bpe_parts(ranks, b"abc", max_rank=3)
+    ([b'ab', b'c'], [b'a', b'b', b'c'])
     """
     parts = [bytes([b]) for b in token]
     while len(parts) > 1:
