@@ -74,16 +74,12 @@ def check_costliest_language(func) -> CheckResult:
     inputs = [
         ({"en": "information", "el": "νερό"}, "gpt2"),  # more bytes, fewer tokens
         ({"en": "information", "el": "νερό"}, "cl100k_base"),
-        ({"fr": "Bonjour"}, "gpt2"),
-        (some("ja", "zh", "ar"), "gpt2"),
-        (some("ja", "zh", "ar"), "cl100k_base"),
-        (some("ko", "ru", "el"), "gpt2"),
-        (parallel, "gpt2"),
-        (parallel, "cl100k_base"),
+        ({"fr": "Bonjour"}, "gpt2"), (some("ja", "zh", "ar"), "gpt2"),
+        (some("ja", "zh", "ar"), "cl100k_base"), (some("ko", "ru", "el"), "gpt2"),
+        (parallel, "gpt2"), (parallel, "cl100k_base"),
         (some("ja", "ko"), "gpt2"),  # the two encodings disagree on these pairs:
         (some("ja", "ko"), "cl100k_base"),  # an answer must use the encoding it is given
-        (some("ru", "he"), "gpt2"),
-        (some("ru", "he"), "cl100k_base"),
+        (some("ru", "he"), "gpt2"), (some("ru", "he"), "cl100k_base"),
         ({"zz": "cat", "aa": "dog"}, "gpt2"),  # a tie, one token each: the first one wins
         ({"en": "a cat", "fr": "un chat", "de": "eine Katze"}, "cl100k_base"),
     ]
@@ -139,17 +135,11 @@ def check_decode_pieces(func) -> CheckResult:
     ✅ reference_decode_pieces passed (9 cases)
     True
     """
-    inputs = [
-        ([],),
-        (["▁a"],),
-        (["▁the", "▁cat"],),
-        (["▁Hello", "▁wor", "ld", "!"],),
-        (["▁", "▁two", "▁", "▁spaces"],),
-        (["<0x41>"],),
-        (["▁", "<0xE4>", "<0xBD>", "<0xA0>", "好"],),
-        (["▁caf", "é", "▁", "<0xF0>", "<0x9F>", "<0xAB>", "<0xA0>"],),
-        (["▁2", "0", "2", "4", "▁", "<0xE2>", "<0x82>", "<0xAC>"],),
-    ]
+    inputs = [([],), (["▁a"],), (["▁the", "▁cat"],), (["▁Hello", "▁wor", "ld", "!"],),
+              (["▁", "▁two", "▁", "▁spaces"],), (["<0x41>"],),
+              (["▁", "<0xE4>", "<0xBD>", "<0xA0>", "好"],),
+              (["▁caf", "é", "▁", "<0xF0>", "<0x9F>", "<0xAB>", "<0xA0>"],),
+              (["▁2", "0", "2", "4", "▁", "<0xE2>", "<0x82>", "<0xAC>"],)]
 
     def hint(args, expected, got):
         (pieces,) = args
