@@ -1,57 +1,18 @@
 """Reading a saved tokenizer back as text, one line at a time, with errors that point at a line.
 
-``read_text_lines`` gives the lines; ``TextLines`` reads them in order, each method naming what
-it expected when a line does not hold it. Hand-edited files read as a person would expect (a
+``TextLines`` reads the lines in order, each method naming what it expected when a line does
+not hold it. Hand-edited files read as a person would expect (a
 UTF-8 byte order mark, Windows line ends, blank lines at the end). The formats: ``model_file``.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import re
 from pathlib import Path
 
 _NUMBER = re.compile(r"[0-9]{1,18}")  # ASCII digits only; 18 keeps far clear of absurd sizes
 MAX_FILE_BYTES = 64 * 2**20  # read whole: 200,000 merges take about 3 MB
-
-
-def read_text_lines(path: str | os.PathLike, writer: str) -> list[str]:
-    """The lines of a UTF-8 file, without line ends; ``ValueError`` naming the line if not UTF-8.
-
-    ``writer`` names what writes such files, for the message (e.g. ``"ByteLevelBPE.save"``).
-
-    >>> import tempfile
-    >>> folder = tempfile.TemporaryDirectory()
-    >>> _ = (Path(folder.name) / "good.model").write_bytes(b"\\xef\\xbb\\xbffirst\\r\\nsecond\\n")
-    >>> read_text_lines(Path(folder.name) / "good.model", "ByteLevelBPE.save")
-    ['first', 'second']
-    >>> _ = (Path(folder.name) / "bad.model").write_bytes(b"first\\nsec\\xe9ond\\n")
-    >>> read_text_lines(Path(folder.name) / "bad.model", "ByteLevelBPE.save")  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    ...
-    ValueError: .../bad.model, line 2: not UTF-8 text (byte 0xe9); this is not a file written...
-    >>> folder.cleanup()
-    """
-    path = Path(path)
-    size = path.stat().st_size
-    if size > MAX_FILE_BYTES:  # refused before reading: a huge junk file costs nothing
-        raise ValueError(f"{path} is {size:,} bytes, more than a model file may be "
-                         f"({MAX_FILE_BYTES:,}): this is not a file written by {writer}")
-    data = path.read_bytes()
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as err:
-        line = data[: err.start].count(b"\n") + 1
-        raise ValueError(
-            f"{path}, line {line}: not UTF-8 text (byte 0x{data[err.start]:02x}); "
-            f"this is not a file written by {writer}"
-        ) from None
-    text = text.removeprefix("\ufeff")  # a byte order mark, added by some editors
-    lines = [line.rstrip("\r") for line in text.split("\n")]
-    if lines and lines[-1] == "":
-        lines.pop()  # the final newline
-    return lines
 
 
 class TextLines:
@@ -72,8 +33,24 @@ class TextLines:
 
     @classmethod
     def read(cls, path: Path, writer: str) -> TextLines:
-        """The lines of the UTF-8 file ``path`` (see ``read_text_lines``)."""
-        return cls(path, read_text_lines(path, writer), writer)
+        """The lines of the UTF-8 file ``path`` without line ends, a byte order mark or the final
+        newline; a file that is not UTF-8 is refused naming the line, a huge one unread."""
+        size = path.stat().st_size
+        if size > MAX_FILE_BYTES:  # refused before reading: a huge junk file costs nothing
+            raise ValueError(f"{path} is {size:,} bytes, more than a model file may be "
+                             f"({MAX_FILE_BYTES:,}): this is not a file written by {writer}")
+        data = path.read_bytes()
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as err:
+            line = data[: err.start].count(b"\n") + 1
+            raise ValueError(f"{path}, line {line}: not UTF-8 text (byte 0x{data[err.start]:02x}); "
+                             f"this is not a file written by {writer}") from None
+        text = text.removeprefix("\ufeff")  # a byte order mark, added by some editors
+        lines = [line.rstrip("\r") for line in text.split("\n")]
+        if lines and lines[-1] == "":
+            lines.pop()  # the final newline
+        return cls(path, lines, writer)
 
     def error(self, message: str, number: int | None = None, fix: str | None = None) -> ValueError:
         """A ValueError naming the file and line (the line read last unless ``number``)."""
