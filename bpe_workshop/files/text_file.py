@@ -1,8 +1,8 @@
 """Reading a saved tokenizer back as text, one line at a time, with errors that point at a line.
 
 ``TextLines`` reads the lines in order, each method naming what it expected when a line does
-not hold it. Hand-edited files read as a person would expect (a
-UTF-8 byte order mark, Windows line ends, blank lines at the end). The formats: ``model_file``.
+not hold it. Hand-edited files read as a person would expect (a byte order mark, Windows line
+ends, blank lines at the end). The formats: ``model_file``.
 """
 
 from __future__ import annotations
