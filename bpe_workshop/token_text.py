@@ -72,12 +72,8 @@ def visible_text(text: str) -> str:
 def bytes_label(token: bytes) -> str:
     """A token's bytes as readable plain text: characters where they decode, hex elsewhere.
 
-    >>> bytes_label(b"e ")
-    'e⋅'
-    >>> bytes_label(b"\\xe4\\xbd")
-    '<e4 bd>'
-    >>> bytes_label(b"a\\xe4\\xbd\\xa0\\x80")
-    'a你<80>'
+    >>> bytes_label(b"e "), bytes_label(b"\\xe4\\xbd"), bytes_label(b"a\\xe4\\xbd\\xa0\\x80")
+    ('e⋅', '<e4 bd>', 'a你<80>')
     """
     out, pending = [], []  # pending: hex of a run of bytes that are not characters
     for start, _end, char in byte_units(token):

@@ -46,20 +46,15 @@ def learn_merges(
 ) -> list[MergeRecord]:
     """Learn up to ``num_merges`` merges over ``chunks``: exactly ``textbook.learn_merges``.
 
-    ``chunks`` are the pre-split pieces of the text as UTF-8 bytes, in text order, repeats
-    included. Stops early, returning fewer records, when no pair occurs at least twice.
-    ``progress(step, num_merges, record)`` is called after every merge.
+    ``chunks``: the pieces of the text as UTF-8 bytes, repeats included. Stops early when no
+    pair occurs twice; ``progress(step, num_merges, record)`` is called after every merge.
 
     >>> records = learn_merges([b"aaabdaaabac"], 3)
     >>> [(r.pair, r.new_id, r.count, r.token) for r in records]
     [((97, 97), 256, 4, b'aa'), ((97, 98), 257, 2, b'ab'), ((256, 257), 258, 2, b'aaab')]
 
-    A chunk that repeats counts once per repeat; pairs never cross chunks:
-
-    >>> [(r.pair, r.count) for r in learn_merges([b"ab", b"ab", b"ba"], 5)]
+    >>> [(r.pair, r.count) for r in learn_merges([b"ab", b"ab", b"ba"], 5)]  # never across
     [((97, 98), 2)]
-    >>> learn_merges([b"abc"], 5)  # no pair occurs twice
-    []
     """
     # count each distinct chunk once, with how often it occurs
     try:

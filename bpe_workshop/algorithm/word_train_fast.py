@@ -35,8 +35,6 @@ def learn_word_merges(word_counts: dict[str, int], num_merges: int) -> WordTrain
     >>> training = learn_word_merges({"low": 5, "lower": 2, "newest": 6, "widest": 3}, 3)
     >>> [(r.pair, r.count) for r in training.records]
     [(('e', 's'), 9), (('es', 't'), 9), (('est', '</w>'), 9)]
-    >>> training.joined_at[2]  # newest: s joined at step 1, t at step 2, </w> at step 3
-    [0, 0, 0, 0, 1, 2, 3]
     >>> learn_word_merges({"aaaa": 1}, 5).records[0].count  # overlaps count: a a a a
     3
     """

@@ -66,10 +66,8 @@ def load_english() -> str:
     """Return the English prose corpus written for this project (about 47 KB).
 
     >>> text = load_english()
-    >>> text.startswith("A Small Book of Ordinary Things")
-    True
-    >>> len(text.encode("utf-8")) > 40_000
-    True
+    >>> text.startswith("A Small Book of Ordinary Things"), len(text.encode("utf-8")) > 40_000
+    (True, True)
     """
     return data_path("english.txt").read_text(encoding="utf-8")
 
@@ -161,8 +159,6 @@ def stdlib_source_files() -> list[Path]:
     >>> files = stdlib_source_files()
     >>> any(p.parent.name == "json" and p.name == "decoder.py" for p in files)
     True
-    >>> any("site-packages" in p.parts or "test" in p.parts for p in files)
-    False
     """
     return [path for _, path in _stdlib_selection(_stdlib_dir())]
 
@@ -175,10 +171,8 @@ def load_stdlib_code(max_bytes: int = 200_000) -> str:
     text gets close to ``max_bytes`` (``_pydecimal.py`` alone would stop it at half of 200 KB).
 
     >>> code = load_stdlib_code(50_000)
-    >>> code.splitlines()[0]
-    '# ---- file: __future__.py'
-    >>> len(code.encode("utf-8")) <= 50_000
-    True
+    >>> code.splitlines()[0], len(code.encode("utf-8")) <= 50_000
+    ('# ---- file: __future__.py', True)
     """
     require_int(max_bytes, "max_bytes", minimum=1, example=200_000, why="a positive size")
     selection = _stdlib_selection(_stdlib_dir())

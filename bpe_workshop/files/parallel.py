@@ -50,11 +50,7 @@ def load_parallel() -> dict[str, str]:
     """The parallel sentences of the multilingual sample, in the file's order of languages.
 
     >>> sentences = load_parallel()
-    >>> list(sentences) == list(LANGUAGES)
-    True
-    >>> sentences["en"][:48]
-    'My friend lives in a small house near the river.'
-    >>> sentences["zh"][:16]
-    '我的朋友住在河边的一座小房子里。'
+    >>> list(sentences) == list(LANGUAGES), sentences["en"][:48], sentences["zh"][:16]
+    (True, 'My friend lives in a small house near the river.', '我的朋友住在河边的一座小房子里。')
     """
     return parse_parallel(load_multilingual())
