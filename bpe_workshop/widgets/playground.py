@@ -60,8 +60,7 @@ class _TokenPlayground(WidgetView):
         self.allowed_special = allowed_special
         self.max_tokens = require_int(max_tokens, "max_tokens", minimum=1,
                                       example=DEFAULT_MAX_TOKENS)
-        self._encoders = {}  # name -> loaded encoder (tiktoken names load on first use)
-        self._encoders.update(extra)
+        self._encoders = dict(extra)  # name -> loaded encoder (tiktoken names load on first use)
         names = list(encodings) + [name for name in extra if name not in encodings]
         self.results = {}  # name -> ids of the last render
 
@@ -78,15 +77,12 @@ class _TokenPlayground(WidgetView):
                                  self.show_ids], layout=widgets.Layout(flex_flow="row wrap"))
         self.widget = widgets.VBox([self.text, controls, self.output])
         for control in [self.text, self.show_ids, *self.checkboxes.values()]:
-            control.observe(self._on_change, names="value")
+            control.observe(lambda change: self.update(), names="value")
         self.update()
 
     @property
     def value(self) -> str:
         return self.output.value
-
-    def _on_change(self, change) -> None:
-        self.update()
 
     def _encoder(self, name: str):
         if name not in self._encoders:
