@@ -1,16 +1,12 @@
 """BPE by hand: Gage's 1994 pair replacement on a short string, one step at a time.
 
-Lineage: Philip Gage, "A New Algorithm for Data Compression" (1994), as retold on Wikipedia's
-Byte pair encoding page: replace the most frequent pair of adjacent symbols with a symbol not in
-the data, and keep a table to restore it. The fresh symbols are letters (``Z``, ``Y``, ...) so
-every step reads on a slide. Left out: bytes and ids (``textbook``), Gage's blocks.
-
-Pairs are counted as ``textbook.get_stats`` counts them, overlaps included (``aaab`` holds ``aa``
-twice; ``count_pairs(..., overlapping=False)`` shows the other view), and replaced left to right
-as ``textbook.merge`` does. The run stops when no pair occurs more than once. Tie rules:
-``"smallest"`` is the series' rule (``textbook.best_pair``; fresh symbols sort after every
-original character in the order they were minted, as merged ids follow the bytes), which
-reproduces Wikipedia's run; ``"first_seen"``: the tie that occurs first wins (minbpe's rule).
+Lineage: Gage, "A New Algorithm for Data Compression" (1994), as Wikipedia retells it: replace
+the most frequent pair of adjacent symbols with a symbol not in the data, keeping a table to
+restore it. The fresh symbols are letters (``Z``, ``Y``, ...) to read on a slide. Pairs are
+counted as ``textbook.get_stats`` counts them (overlaps included) and replaced left to right as
+``textbook.merge`` does, until no pair occurs twice. Tie rules: ``"smallest"``, the series'
+(``textbook.best_pair``; fresh symbols sort after the originals in minting order), which gives
+Wikipedia's run; ``"first_seen"``, minbpe's. Left out: bytes and ids (``textbook``).
 
 >>> for step in replace_pairs_by_hand("aaabdaaabac"):
 ...     print(step.before, "->", step.after, " ", step.symbol, "=", "".join(step.pair))

@@ -1,19 +1,14 @@
 """Byte-level BPE in one sitting: count pairs, merge, train, encode, build the vocabulary, decode.
 
-This is the module to read first, in the order notebook 04 teaches it. Everything else in
-``bpe_workshop`` is either a faster twin of a function here (``train_fast``, ``encode_fast``,
-proven equal by property tests) or the edges around it (checking input, files, special tokens).
+Read this first, in the order notebook 04 teaches it; the rest of ``bpe_workshop`` is a faster
+twin of a function here (``train_fast``, ``encode_fast``: property tests keep them equal) or
+the edges around it. Lineage: Gage's 1994 pair replacement on UTF-8 bytes inside regex chunks,
+as GPT-2 does and Karpathy's ``minbpe`` writes it. A merge's rank is its new id: the merge
+learned first goes first when encoding.
 
-Lineage: Gage's 1994 pair replacement applied to UTF-8 bytes inside regex chunks, as GPT-2 does
-and as Karpathy's ``minbpe`` writes it. A merge's rank is its new id: the merge learned first
-has the smallest id and goes first when encoding.
-
-THE tie rule (every trainer in this package uses it, and :func:`pair_order` is its one home):
-the pair with the highest count wins; among equal counts the smallest pair wins, comparing the
-left id first, then the right id. On ``aaabdaaabac`` this gives Wikipedia's order: ``aa``, then
-``ab``, then ``(aa, ab)``.
-Left out: checking input (``tokenizers.byte_level``), splitting text and special tokens
-(``patterns``, ``chunking``), any speed tricks.
+THE tie rule (every trainer's; :func:`pair_order` is its one home): the highest count wins;
+among equal counts the smallest pair, left id first. On ``aaabdaaabac``: ``aa``, ``ab``,
+``(aa, ab)``, Wikipedia's order. Left out: checking input, splitting, special tokens, speed.
 """
 
 from __future__ import annotations
@@ -28,14 +23,10 @@ Pair = tuple[int, int]
 # ----- 1. the two steps BPE repeats -----------------------------------------------------------
 
 def get_stats(ids: Iterable[int], counts: dict[Pair, int] | None = None) -> dict[Pair, int]:
-    """Count each pair of consecutive ids; add to ``counts`` when given.
+    """Count each pair of consecutive ids, overlaps included; add to ``counts`` when given.
 
-    Overlapping occurrences all count: ``aaa`` holds the pair ``(a, a)`` twice.
-
-    >>> get_stats([1, 2, 3, 1, 2])
-    {(1, 2): 2, (2, 3): 1, (3, 1): 1}
-    >>> get_stats([97, 97, 97])
-    {(97, 97): 2}
+    >>> get_stats([1, 2, 3, 1, 2]), get_stats([97, 97, 97])
+    ({(1, 2): 2, (2, 3): 1, (3, 1): 1}, {(97, 97): 2})
     >>> get_stats([3, 1], {(3, 1): 5})
     {(3, 1): 6}
     """

@@ -1,29 +1,22 @@
 """Incremental BPE training: the same merges as ``textbook``, without recounting.
 
-The naive loop recounts every pair for every merge. But merging ``(a, b)`` into ``c`` changes
-the text only where ``a b`` stands: ``x a b y`` becomes ``x c y``, so ``(x, a)``, ``(a, b)``,
-``(b, y)`` lose one occurrence and ``(x, c)``, ``(c, y)`` gain one. This module keeps
-
-1. **each distinct chunk once, with its frequency** (8 MB of standard-library code is 2 million
-   chunks but fewer than 40,000 distinct ones);
-2. **a doubly linked list over positions** (``nxt``/``prv``, one slot per byte of the chunks
-   laid end to end), so a merge rewrites one slot and unlinks the other in constant time;
-3. **an index from each pair to the positions where it starts**, so a merge costs what its
-   occurrences cost, not the text size (stale positions are skipped when met);
-4. **a max-heap of pairs** keyed by ``(-count, left, right)``: THE tie rule of
-   ``textbook.best_pair``, its entries re-checked when they reach the top.
-
-With a pattern there are many short chunks, without one a single long chunk: the same code
-serves both. The slots are arrays of machine ints, about 25 bytes per byte of distinct text.
+Merging ``(a, b)`` into ``c`` changes the text only where ``a b`` stands: ``x a b y`` becomes
+``x c y``, so ``(x, a)``, ``(a, b)``, ``(b, y)`` lose one occurrence and ``(x, c)``, ``(c, y)``
+gain one. So the module keeps: each distinct chunk once, with its frequency (8 MB of standard-
+library code: 2 million chunks, under 40,000 distinct); a doubly linked list over positions
+(``nxt``/``prv``, one slot per byte), so a merge rewrites one slot and unlinks the next; an
+index from each pair to the positions where it may start, so a merge costs what its occurrences
+cost; and a max-heap of pairs keyed by ``(-count, left, right)``, THE tie rule of
+``textbook.best_pair``. The slots are arrays of machine ints (about 25 bytes per byte of text).
 
 Why the lazy heap is exact: a pair gains occurrences only while the merge that mints its newer
 id runs (bytes: while the chunks are counted); afterwards its count only falls. So an entry
 never understates its pair's count: an exact top entry beats every other pair, and a stale one
 is pushed back with its current count.
 
-Lineage: Re-Pair compression (Larsson and Moffat 1999: the list, the index, the queue);
-``learn_bpe`` (Sennrich et al. 2016: each word once, with its frequency); Hugging Face
-``tokenizers`` (a heap re-checked when popped). Left out: threads and any approximation.
+Lineage: Re-Pair (Larsson and Moffat 1999: the list, the index, the queue); ``learn_bpe``
+(Sennrich et al. 2016: each word once); Hugging Face ``tokenizers`` (a heap re-checked when
+popped). Left out: threads and any approximation.
 """
 
 from __future__ import annotations

@@ -1,20 +1,12 @@
 """Incremental word-level BPE training: the same merges as ``word_train_naive``, no recounting.
 
-The byte-level ``train_fast``'s idea on words: merging ``(a, b)`` changes only the words where
-``a b`` stands (``x a b y`` -> ``x ab y``: three pairs lose one occurrence, weighted by the
-word's frequency, two gain one). The module keeps
-
-1. **the distinct words laid end to end**, one slot per starting symbol (characters and
-   ``</w>``), linked inside each word by ``nxt``/``prv``;
-2. **an index from each pair to the slots where it starts**, so a merge visits only its own
-   occurrences (one unspaced word of 30,000 characters is not walked for every merge);
-3. **a heap of pairs** keyed by ``textbook.pair_order``, checked lazily at the top.
-
-Why the lazy heap is exact: a count goes up only where a merge creates the pair next to the new
-symbol, and those pairs are pushed again once the merge is done; so every pair has an entry
-stating at least its current count. (A symbol is a string, not a fresh id: pushing every pair
-that gained keeps this true even when two merges make the same symbol.)
-
+``train_fast``'s idea on words: merging ``(a, b)`` changes only the words where ``a b`` stands.
+The module keeps the distinct words end to end, one slot per starting symbol, linked inside each
+word (``nxt``/``prv``); an index from each pair to the slots where it starts (a 30,000-character
+unspaced word is not walked for every merge); and a heap keyed by ``textbook.pair_order``.
+The lazy heap is exact: a count goes up only where a merge creates the pair next to the new
+symbol, and those pairs are pushed again once the merge is done, so every pair has an entry
+stating at least its count (even when two merges make the same symbol, as strings may).
 Lineage: Re-Pair (Larsson and Moffat 1999); ``learn_bpe`` (Sennrich et al. 2016).
 """
 
