@@ -1,20 +1,13 @@
 """bpe_workshop: the helper package of an interactive teaching series on Byte Pair Encoding.
 
-The names a notebook needs are importable from here::
-
-    from bpe_workshop import ByteLevelBPE, WordLevelBPE, GPT2_PATTERN, GPT4_PATTERN, get_encoding
-
-The package reads like a second textbook, in layers (each folder's ``__init__`` says more):
-
-- ``algorithm``: the algorithms as plain functions; start with ``algorithm/textbook.py``.
-- ``files``: saving and loading tokenizers, tiktoken's encodings offline, the corpora.
-- ``tokenizers``: ``ByteLevelBPE``, ``WordLevelBPE``, and SentencePiece's BPE.
-- ``render``, ``widgets``, ``exercises``: pictures, controls and checkers for the notebooks.
-- ``validation`` and ``token_text``, shared by all: one phrasing for errors, tokens as text.
-- ``check``: the set-up check, ``python -m bpe_workshop.check``.
-
-Names are loaded on first use (PEP 562), so the set-up check can run, and report, even when a
-dependency such as ``regex`` or ``tiktoken`` is broken.
+The names a notebook needs: ``from bpe_workshop import ByteLevelBPE, GPT4_PATTERN, ...``.
+It reads like a second textbook, in layers (each folder's ``__init__`` says more):
+``algorithm`` (the algorithms as plain functions; start with ``algorithm/textbook.py``),
+``files`` (model files, tiktoken offline, corpora), ``tokenizers`` (``ByteLevelBPE``,
+``WordLevelBPE``, SentencePiece's BPE), then ``render``, ``widgets`` and ``exercises`` for the
+notebooks; ``validation`` and ``token_text`` are shared by all, and ``check`` is the set-up
+check (``python -m bpe_workshop.check``). Names load on first use (PEP 562), so the check can
+run, and report, even when a dependency such as ``regex`` or ``tiktoken`` is broken.
 """
 
 import importlib

@@ -1,16 +1,13 @@
 """Encoding at speed: the same ids as ``textbook``, without recounting every pair.
 
-1. **Ranks updated locally.** ``ranks[i]`` is the rank of the pair at position ``i``; a merge
-   replaces two ids by one, so only the two neighbouring ranks change. Merging the leftmost
-   occurrence of the lowest rank, one at a time, equals merging all of them left to right: a
-   merge only creates pairs holding its new id, which rank higher (``ByteLevelBPE`` checks it).
-2. **A heap for long chunks** (``HEAP_MIN_LEN`` ids or more, e.g. ``pattern=None``): a merge
-   costs O(log n), not a scan of the chunk.
+1. **Ranks updated locally**: ``ranks[i]`` is the rank of the pair at ``i``; a merge changes
+   only its neighbours' ranks. Merging the leftmost lowest rank one at a time equals merging
+   all of them, as a merge only creates pairs of higher rank (``ByteLevelBPE`` checks it).
+2. **A heap for long chunks** (``HEAP_MIN_LEN`` ids or more): O(log n) a merge.
 3. **A chunk cache**: each distinct chunk is encoded once, and remembered across calls.
 
-Lineage: tiktoken's ``byte_pair_merge`` and chunk handling. Left out: tiktoken's shortcut for a
-chunk equal to a whole token, exact only for tables whose tokens encode back to themselves
-(trained ones are; hand-written ones need not be), and costly to check (0.27 s for GPT-2).
+Lineage: tiktoken's ``byte_pair_merge``. Left out: tiktoken's shortcut for a chunk that is a
+whole token, exact only where every token encodes back to itself, and costly to check.
 """
 
 from __future__ import annotations

@@ -1,16 +1,11 @@
 """WordPiece, BERT's tokenizer: greedy longest match from the left, and its trainer.
 
 Text is split at whitespace and around each punctuation character; a word is cut from its start
-into the longest vocabulary piece, then the longest continuation (prefixed ``##``), and so on.
-If no piece fits, the whole word becomes one ``[UNK]``: a cliff byte-level BPE never has.
-Training joins neighbouring pieces like BPE, but picks the highest score
-``freq(ab) / (freq(a) * freq(b))``: a pair whose parts are rarely seen apart.
-
-Lineage: Schuster and Nakajima (2012); Wu et al. (2016); BERT (Devlin et al., 2018).
-``tokenize`` equals Hugging Face tokenizers' ``models.WordPiece`` after
-``pre_tokenizers.BertPreTokenizer()``, piece for piece. Left out: BERT's normaliser, ids and
-decoding; Hugging Face's ``WordPieceTrainer`` counts pairs like BPE, the score here is the
-textbook one.
+into the longest vocabulary piece, then the longest continuation (prefixed ``##``), and so on;
+if no piece fits, the whole word becomes one ``[UNK]``, a cliff byte-level BPE never has.
+Training joins pairs like BPE but by the score ``freq(ab) / (freq(a) * freq(b))``.
+Lineage: Schuster and Nakajima (2012); BERT (Devlin et al., 2018). ``tokenize`` equals Hugging
+Face's ``models.WordPiece`` after ``BertPreTokenizer``. Left out: BERT's normaliser, ids.
 """
 
 from __future__ import annotations

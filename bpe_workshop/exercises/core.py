@@ -1,17 +1,12 @@
 """The exercise checker: run a learner's function on cases, print one clear verdict.
 
-A notebook's exercise cell holds a stub (``def my_count_bytes(text): raise
-NotImplementedError``); the next cell calls its checker, ``check_count_bytes(my_count_bytes)``.
-A checker names a reference implementation from the package (expected values are computed,
-never typed in), the inputs, and a hint; :func:`check` prints exactly one verdict: ``✅ passed``,
-``⏳ not attempted yet`` (the stub raises ``NotImplementedError`` or returns ``...``/``None``),
-or ``❌`` with the smallest failing input, expected vs got (or what was raised) and a hint.
-
-It never raises, whatever the learner's code does (``sys.exit()``, an answer whose ``==`` or
-``repr`` raises, a loop that never ends: :func:`guarded` stops it after :data:`TIME_LIMIT`
-seconds); only ``KeyboardInterrupt`` passes. An answer must be made of Python's own types (an
-object whose ``==`` always says yes proves nothing); threads it leaves running are reported.
-Left out: learner code that catches ``BaseException`` and goes on looping.
+A checker names a reference from the package (expected values are computed, never typed in),
+the inputs and a hint; :func:`check` prints one verdict: ``✅ passed``, ``⏳ not attempted yet``
+(the stub raises ``NotImplementedError`` or returns ``...``/``None``), or ``❌`` with the smallest
+failing input, expected vs got and a hint. It never raises, whatever the learner's code does
+(``sys.exit()``, a ``repr`` that raises, an endless loop: :func:`guarded`); only
+``KeyboardInterrupt`` passes. Answers must be Python's own types; threads left running are
+reported. Left out: learner code that catches ``BaseException`` and goes on looping.
 """
 
 from __future__ import annotations

@@ -1,22 +1,16 @@
 """Word-level BPE with an end-of-word marker, the subword-NMT variant.
 
 Lineage: Sennrich, Haddow and Birch, "Neural Machine Translation of Rare Words with Subword
-Units" (2016). The text is split on whitespace and each distinct word counted once with its
-frequency. A word starts as its characters plus the symbol ``</w>``; pair counts are weighted by
-word frequency, and merges never cross words. Characters never seen in training become
-``<unk>``; decoding turns each ``</w>`` back into a space (whitespace comes back as single
-spaces). Ties: ``textbook.pair_order``'s rule, on strings (``"es" < "s"``), so on the paper's
-toy corpus ``('e', 's')`` beats ``('s', 't')`` and ``('t', '</w>')``, all counted 9 times.
-
-Training lives in ``word_train_naive`` (the paper's loop) and ``word_train_fast`` (its twin);
-the paper's functions on its ``{'l o w </w>': 5}`` format in ``word_paper`` (importable from
-here too, as notebook 05 does). Left out: joint vocabularies, thresholds, the ``@@`` marker.
+Units" (2016). Each distinct word (split on whitespace) counts once with its frequency and
+starts as its characters plus ``</w>``; merges never cross words. Unseen characters become
+``<unk>``; decoding turns each ``</w>`` into a space. Ties: ``textbook.pair_order`` on strings
+(``('e', 's')`` first of the paper's three pairs counted 9 times). Trainers: ``word_train_naive``
+and its twin ``word_train_fast``; the paper's own functions: ``word_paper`` (importable here).
+Left out: joint vocabularies, thresholds, the ``@@`` marker.
 
 >>> wl = WordLevelBPE.train("low low lower newest newest widest", num_merges=3)
->>> wl.merges
-[('e', 's'), ('es', 't'), ('est', '</w>')]
->>> wl.tokenize("lowest")
-['l', 'o', 'w', 'est</w>']
+>>> wl.merges, wl.tokenize("lowest")
+([('e', 's'), ('es', 't'), ('est', '</w>')], ['l', 'o', 'w', 'est</w>'])
 """
 
 from __future__ import annotations
