@@ -1,14 +1,12 @@
 """Unigram: SentencePiece's default tokenizer, a vocabulary of pieces with probabilities.
 
-Lineage: Kudo (2018), "Subword Regularization", as ``sentencepiece`` runs it with identity
-normalisation. Where BPE replays merges, Unigram scores every way to cut a word: each space
-becomes ``▁`` and one ``▁`` goes in front (``▁hi▁you``), a piece holds ``▁`` only at its start;
-the **lattice** (:meth:`lattice`) holds every piece matching at every position; **Viterbi**
-(:meth:`viterbi`) takes the path whose log-probabilities add up to the most. An uncovered run of
-characters is one unknown piece scored ``min_score - 10``; sums are rounded to 32-bit floats and
-the first best path wins a tie, as in sentencepiece. Training (:meth:`Unigram.train`): frequent
-substrings, then EM (expected counts over all segmentations) and pruning (drop the pieces whose
-loss costs the likelihood least) until the size is reached. Left out: sampling, byte fallback.
+Lineage: Kudo (2018), as ``sentencepiece`` runs it with identity normalisation. Unigram scores
+every way to cut a word: spaces become ``▁`` with one in front (``▁hi▁you``), a piece holds
+``▁`` only at its start; the **lattice** (:meth:`lattice`) holds every piece matching at every
+position; **Viterbi** (:meth:`viterbi`) takes the path with the largest sum of log-probabilities
+(sums in 32-bit floats, an unknown run scored ``min_score - 10``, the first best path winning a
+tie, as in sentencepiece). Training: frequent substrings, then EM rounds and pruning of the
+pieces whose loss costs the likelihood least. Left out: sampling, byte fallback.
 """
 
 from __future__ import annotations

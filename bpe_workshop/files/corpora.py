@@ -1,14 +1,11 @@
 """The texts the notebooks train on, all available with no network.
 
-- **English prose** (``data/english.txt``, about 47 KB): essays, letters, a story and a field
-  guide to invented birds, written for this project; ordinary vocabulary in quantity, so the
-  usual first merges (``e ``, ``th``, `` the``, ``ing``) appear within a few dozen steps.
-- **Multilingual sample** (``data/multilingual.txt``, about 6 KB, also ours): the same sentences
-  in twelve languages and scripts (two right to left), emoji sequences and maths symbols: why a
-  "character" is one to four bytes. It ends with parallel sentences (``files.parallel``).
-- **Python code**: the standard library's own ``.py`` files, read at run time from the running
-  interpreter (never copied here), in a fixed sorted selection (:func:`stdlib_source_files`),
-  so every learner on the same Python version trains on the same text.
+- **English prose** (``data/english.txt``, 47 KB, written for this project): essays, letters, a
+  story, a field guide to invented birds; the usual first merges appear within a few dozen.
+- **Multilingual sample** (``data/multilingual.txt``, 6 KB, ours too): twelve languages and
+  scripts, emoji sequences and maths; it ends with parallel sentences (``files.parallel``).
+- **Python code**: the standard library's ``.py`` files of the running interpreter (never
+  copied here), a fixed sorted selection (:func:`stdlib_source_files`).
 
 Left out: downloading larger books, and any normalisation (texts come back exactly as stored).
 """

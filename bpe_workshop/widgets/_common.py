@@ -31,10 +31,8 @@ class WidgetView:
 def shows_errors(target_attr: str, clear: Sequence[str] = ()):
     """Decorate a method that computes what to show: an error becomes a message on screen.
 
-    The message goes to the ``HTML`` widget named ``target_attr`` on the instance, and the
-    ``HTML`` widgets named in ``clear`` are emptied (so nothing stale stays beside it). A
-    ``ValueError``/``TypeError`` shows its own sentence (it says what to do); anything else is
-    shown with its type, since a widget must not die on screen. The method returns ``None``.
+    The message goes to the ``HTML`` widget ``target_attr``, the ones in ``clear`` are emptied.
+    A ``ValueError``/``TypeError`` shows its own sentence; anything else also its type.
     """
     def decorate(method):
         @functools.wraps(method)

@@ -266,8 +266,7 @@ def merge_stepper(text: str, vocab_size: int = 512, pattern: str | None = "gpt4"
     """Step through byte-level BPE training on ``text``: slider, play/pause, live views.
 
     Trains ``ByteLevelBPE.train(text, vocab_size, pattern=pattern)`` once, or uses
-    ``tokenizer`` (its own merges and pattern). ``pattern`` is a regex, a name (``"gpt2"``,
-    ``"gpt4"``, ``"whitespace"``) or ``None`` (no pre-splitting). Options: ``window_bytes``
-    (how much of the passage is drawn), ``top`` (pairs listed), ``interval_ms`` (play speed).
+    ``tokenizer``. Options: ``window_bytes`` (how much of the passage is drawn), ``top`` (pairs
+    listed), ``interval_ms`` (play speed).
     """
     return _MergeStepper(text, vocab_size, pattern, tokenizer, **options)

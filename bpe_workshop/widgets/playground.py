@@ -132,9 +132,7 @@ def token_playground(text: str = DEFAULT_TEXT,
                      extra: Mapping[str, object] | None = None, **options) -> _TokenPlayground:
     """A token playground: ``text`` split by each encoding, coloured, with ids and counts.
 
-    ``encodings`` are tiktoken names that work offline (``"gpt2"``, ``"r50k_base"``,
-    ``"cl100k_base"``, ``"o200k_base"``); ``extra={"mine": tok}`` adds your own
-    ``ByteLevelBPE``. Options: ``allowed_special`` (default ``"all"``: ``<|endoftext|>`` shows
-    as its special id), ``max_tokens`` (the coloured window), ``show_ids``.
+    ``encodings``: tiktoken names that work offline; ``extra={"mine": tok}`` adds your own.
+    Options: ``allowed_special`` (default ``"all"``), ``max_tokens``, ``show_ids``.
     """
     return _TokenPlayground(text, encodings, extra, **options)

@@ -96,11 +96,8 @@ class _TrainingProgress(WidgetView):
             self._write(text + " " * 8, "\n" if self.step >= self.total else "")
 
     def finish(self, message: str | None = None) -> None:
-        """Mark training as over at the last step reached; show ``message`` once, in full.
-
-        When training stopped before ``total`` merges, the bar is rescaled so that it ends
-        full at the merges actually learned, and the label says how many were asked for.
-        """
+        """Mark training as over at the last step reached (the bar ends full even when it
+        stopped early); show ``message`` once, in full."""
         stopped_early = self.step < self.total
         end = max(1, self.step)
         if stopped_early:
@@ -152,8 +149,8 @@ class _TrainingProgress(WidgetView):
 def training_progress(total: int | None = None, **options) -> _TrainingProgress:
     """A progress callback for ``ByteLevelBPE.train(..., progress=...)`` (see the module docstring).
 
-    ``total`` is the number of merges. Options: ``description``, ``mode`` ("auto", "widget",
-    "text"), ``updates`` (most redraws), ``stream``, ``display``.
+    Options: ``description``, ``mode`` ("auto", "widget", "text"), ``updates`` (most redraws),
+    ``stream``, ``display``.
 
     >>> import io
     >>> out = io.StringIO()

@@ -122,7 +122,6 @@ def split_explorer(text: str = DEFAULT_TEXT, pattern: str = "gpt2",
                    **options) -> _SplitExplorer:
     """A split explorer: ``text`` cut by ``pattern`` into coloured chunks.
 
-    ``pattern`` is ``"whitespace"``, ``"gpt2"``, ``"gpt4"`` or any regex (shown as custom). A
-    regex that backtracks catastrophically is stopped within seconds, and the widget says so.
+    ``pattern``: a name (``"gpt2"``, ``"gpt4"``, ...) or any regex (shown as custom).
     """
     return _SplitExplorer(text, pattern, **options)
