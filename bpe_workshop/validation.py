@@ -113,14 +113,8 @@ def require_int(
     return value
 
 
-def require_number(
-    value: Any,
-    name: str,
-    *,
-    above: float | None = None,
-    below: float | None = None,
-    example: Any = _NO_EXAMPLE,
-) -> float:
+def require_number(value: Any, name: str, *, above: float, below: float,
+                   example: Any = _NO_EXAMPLE) -> float:
     """``value`` if it is an int or float (not a bool) strictly between ``above`` and ``below``.
 
     >>> require_number(0.1, "fraction", above=0, below=1)
@@ -133,14 +127,9 @@ def require_number(
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise TypeError(f"{name} must be a number, got {describe(value)}"
                         f"{_suggestion(name, example)}")
-    if (above is not None and not value > above) or (below is not None and not value < below):
-        if above is not None and below is not None:
-            bound = f"between {above} and {below}"
-        elif above is not None:
-            bound = f"above {above}"
-        else:
-            bound = f"below {below}"
-        raise ValueError(f"{name} must be {bound}, got {value}{_suggestion(name, example)}")
+    if not above < value < below:  # NaN too
+        raise ValueError(f"{name} must be between {above} and {below}, got {value}"
+                         f"{_suggestion(name, example)}")
     return value
 
 
