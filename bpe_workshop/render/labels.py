@@ -11,8 +11,6 @@ from collections.abc import Mapping
 from bpe_workshop.algorithm.textbook import pair_order
 from bpe_workshop.token_text import bytes_label, visible_text
 
-__all__ = ["sorted_pairs", "symbol_token", "symbol_label", "id_text"]
-
 
 def sorted_pairs(counts: Mapping[tuple, int]) -> list[tuple[tuple, int]]:
     """``(pair, count)`` items, most frequent first.

@@ -13,8 +13,6 @@ from dataclasses import dataclass
 
 from bpe_workshop.token_text import byte_units
 
-__all__ = ["Piece", "TokenPieces", "TokenGroup", "group_tokens"]
-
 
 @dataclass(frozen=True)
 class Piece:

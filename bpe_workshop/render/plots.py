@@ -18,11 +18,6 @@ from matplotlib.figure import Figure
 from bpe_workshop.render.labels import sorted_pairs, symbol_label, symbol_token
 from bpe_workshop.validation import require_str
 
-__all__ = [
-    "top_pairs_figure", "compression_figure", "encoding_lengths", "encoding_lengths_figure",
-    "speed_figure", "tokens_per_byte_figure", "figure_to_html"
-]
-
 _BLUE, _ORANGE = "#364fc7", "#e8590c"
 
 

@@ -7,8 +7,6 @@ above 12:1) and a border on every token: colour is never the only cue, in light 
 """
 from __future__ import annotations
 
-__all__ = ["CSS", "PALETTE", "BAR_STEPS", "bar_class", "color_class", "view"]
-
 # Token backgrounds; with text colour #111 each has a contrast ratio above 12:1.
 PALETTE = (
     "#ffd6a5", "#caffbf", "#9bf6ff", "#bdb2ff",

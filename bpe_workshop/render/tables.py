@@ -14,11 +14,6 @@ from bpe_workshop.render.style import bar_class, color_class, view
 from bpe_workshop.token_text import counted, visible_text
 from bpe_workshop.validation import require_str
 
-__all__ = [
-    "token_chip", "utf8_rows", "utf8_table_html", "encoded_bytes_html", "pair_counts_html",
-    "merge_table_html", "replacement_table_html", "word_table_html", "message_html"
-]
-
 
 def message_html(message: str, include_css: bool = True) -> str:
     """A clear on-screen message (empty input, nothing to show, invalid setting).

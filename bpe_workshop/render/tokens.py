@@ -17,8 +17,6 @@ from bpe_workshop.render.style import color_class, view
 from bpe_workshop.token_text import counted, visible_char, visible_text
 from bpe_workshop.validation import require_int
 
-__all__ = ["DEFAULT_MAX_TOKENS", "tokens_html", "chunks_html"]
-
 DEFAULT_MAX_TOKENS = 1500
 
 

@@ -14,7 +14,7 @@ from collections.abc import Callable, Collection, Iterable
 from pathlib import Path
 
 from bpe_workshop.algorithm import encode_fast, textbook, train_fast
-from bpe_workshop.algorithm.chunking import encodable, replace_lone_surrogates, training_chunks
+from bpe_workshop.algorithm.chunking import encodable, training_chunks
 from bpe_workshop.algorithm.patterns import (
     Deadline,
     DroppedTextWarning,
@@ -40,8 +40,6 @@ from bpe_workshop.validation import (
     require_int,
     require_str,
 )
-
-__all__ = ["MAX_ID", "ByteLevelBPE", "replace_lone_surrogates"]
 
 Pair = tuple[int, int]
 

@@ -15,12 +15,13 @@ from collections import OrderedDict
 
 import ipywidgets as widgets
 
+from bpe_workshop.algorithm.chunking import replace_lone_surrogates
 from bpe_workshop.algorithm.patterns import resolve_pattern, split_text
 from bpe_workshop.algorithm.textbook import get_stats
 from bpe_workshop.render.style import view
 from bpe_workshop.render.tables import message_html, pair_counts_html, token_chip
 from bpe_workshop.render.tokens import tokens_html
-from bpe_workshop.tokenizers.byte_level import ByteLevelBPE, replace_lone_surrogates
+from bpe_workshop.tokenizers.byte_level import ByteLevelBPE
 from bpe_workshop.validation import describe, require_int, require_str
 from bpe_workshop.widgets._common import WidgetView, shows_errors
 

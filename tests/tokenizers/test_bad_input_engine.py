@@ -8,7 +8,8 @@ import re
 
 import pytest
 
-from bpe_workshop.tokenizers.byte_level import MAX_ID, ByteLevelBPE
+from bpe_workshop.algorithm.special_tokens import MAX_ID
+from bpe_workshop.tokenizers.byte_level import ByteLevelBPE
 
 HUGE = 10**12
 
