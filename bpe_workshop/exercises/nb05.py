@@ -6,6 +6,7 @@ unchanged copy "not attempted" rather than wrong.
 
 from __future__ import annotations
 
+from bpe_workshop.algorithm.word_paper import merge_vocab, merge_vocab_buggy, word_vocab
 from bpe_workshop.exercises import core
 from bpe_workshop.exercises.core import (
     CheckResult,
@@ -15,13 +16,7 @@ from bpe_workshop.exercises.core import (
     guarded,
     shown,
 )
-from bpe_workshop.tokenizers.word_level import (
-    END_OF_WORD,
-    WordLevelBPE,
-    merge_vocab,
-    merge_vocab_buggy,
-    word_vocab,
-)
+from bpe_workshop.tokenizers.word_level import END_OF_WORD, WordLevelBPE
 
 PAPER_VOCAB = {"l o w </w>": 5, "l o w e r </w>": 2, "n e w e s t </w>": 6, "w i d e s t </w>": 3}
 

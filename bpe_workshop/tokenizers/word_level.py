@@ -5,7 +5,7 @@ Units" (2016). Each distinct word (split on whitespace) counts once with its fre
 starts as its characters plus ``</w>``; merges never cross words. Unseen characters become
 ``<unk>``; decoding turns each ``</w>`` into a space. Ties: ``textbook.pair_order`` on strings
 (``('e', 's')`` first of the paper's three pairs counted 9 times). Trainers: ``word_train_naive``
-and its twin ``word_train_fast``; the paper's own functions: ``word_paper`` (importable here).
+and its twin ``word_train_fast``; the paper's own functions: ``algorithm.word_paper``.
 Left out: joint vocabularies, thresholds, the ``@@`` marker.
 
 >>> wl = WordLevelBPE.train("low low lower newest newest widest", num_merges=3)
@@ -22,12 +22,6 @@ from pathlib import Path
 
 from bpe_workshop.algorithm import word_train_fast, word_train_naive
 from bpe_workshop.algorithm.textbook import merge
-from bpe_workshop.algorithm.word_paper import (
-    merge_vocab,
-    merge_vocab_buggy,
-    vocab_pair_counts,
-    word_vocab,
-)
 from bpe_workshop.algorithm.word_records import (
     END_OF_WORD,
     WordMergeRecord,
@@ -41,8 +35,7 @@ from bpe_workshop.validation import describe, require_ids, require_int, require_
 
 UNK = "<unk>"
 TRAINERS = {"fast": word_train_fast.learn_word_merges, "naive": word_train_naive.learn_word_merges}
-__all__ = ["END_OF_WORD", "UNK", "WordLevelBPE", "WordMergeRecord", "merge_vocab",
-           "merge_vocab_buggy", "vocab_pair_counts", "word_vocab"]
+__all__ = ["END_OF_WORD", "UNK", "WordLevelBPE", "WordMergeRecord"]
 
 Pair = tuple[str, str]
 

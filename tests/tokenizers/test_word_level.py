@@ -5,16 +5,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bpe_workshop.algorithm.textbook import best_pair, merge
-from bpe_workshop.tokenizers.word_level import (
-    END_OF_WORD,
-    UNK,
-    WordLevelBPE,
-    WordMergeRecord,
+from bpe_workshop.algorithm.word_paper import (
     merge_vocab,
     merge_vocab_buggy,
     vocab_pair_counts,
     word_vocab,
 )
+from bpe_workshop.tokenizers.word_level import END_OF_WORD, UNK, WordLevelBPE, WordMergeRecord
 
 SYLLABUS_SENTENCES = ["this is a test", "this test is only a test", "a test this is"]
 TOY_VOCAB = {"l o w </w>": 5, "l o w e r </w>": 2, "n e w e s t </w>": 6, "w i d e s t </w>": 3}
