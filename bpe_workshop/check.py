@@ -1,13 +1,10 @@
 """The set-up check attendees run the day before a workshop: ``make check``.
 
-Without make: ``python -m bpe_workshop.check``. One line per check, ✅ or ❌, and under each ❌
-the fix; the exit status is 1 when anything failed. In order: the Python version (the package's
-``requires-python``); every declared dependency (from the installed metadata), importable and
-in its allowed version; the widget manager and RISE extensions of JupyterLab; tiktoken's cache
-setting and the three OpenAI encodings offline ("hello world"'s ids); matplotlib drawing; the
-corpora; a tiny training run that round-trips. It writes nothing outside one temporary folder.
-
-A check returns what it found, or raises :class:`CheckFailed` with what went wrong and the fix::
+Without make: ``python -m bpe_workshop.check``. One line per check (✅ or ❌, the fix under each
+❌; exit status 1 if any failed): Python's version, each declared dependency, JupyterLab's
+widget and RISE extensions, tiktoken's cache setting and encodings offline, matplotlib, the
+corpora, a tiny training run. It writes nothing outside one temporary folder. A check returns
+what it found, or raises :class:`CheckFailed` with what went wrong and the fix::
 
     >>> def broken():
     ...     raise CheckFailed("no such thing", fix="install it")
@@ -90,10 +87,9 @@ def reinstall_fix() -> str:
 def declared_dependencies() -> list[tuple[str, str]]:
     """``(distribution name, version specifier)`` for each run-time dependency (no extras).
 
-    >>> ("tiktoken", ">=0.7") in declared_dependencies()
-    True
-    >>> any(name == "pytest" for name, _ in declared_dependencies())
-    False
+    >>> deps = declared_dependencies()
+    >>> ("tiktoken", ">=0.7") in deps, any(name == "pytest" for name, _ in deps)
+    (True, False)
     """
     from packaging.requirements import Requirement
 

@@ -50,8 +50,6 @@ class Code(str):
 def require_str(value: Any, name: str, *, hint: str | None = None) -> str:
     """``value`` if it is a ``str``, else a TypeError saying how to get one.
 
-    >>> require_str("hi", "text")
-    'hi'
     >>> require_str(b"hi", "text")
     Traceback (most recent call last):
     ...
@@ -80,8 +78,6 @@ def require_int(
     Any integer type counts (``numpy.int64`` too, through ``operator.index``). A wrong type is a
     TypeError, a value out of range a ValueError; ``why`` explains the lower bound.
 
-    >>> require_int(512, "vocab_size", minimum=256)
-    512
     >>> require_int("512", "vocab_size", example=512)
     Traceback (most recent call last):
     ...
@@ -117,8 +113,6 @@ def require_number(value: Any, name: str, *, above: float, below: float,
                    example: Any = _NO_EXAMPLE) -> float:
     """``value`` if it is an int or float (not a bool) strictly between ``above`` and ``below``.
 
-    >>> require_number(0.1, "fraction", above=0, below=1)
-    0.1
     >>> require_number(1.5, "fraction", above=0, below=1, example=0.1)
     Traceback (most recent call last):
     ...
@@ -136,8 +130,6 @@ def require_number(value: Any, name: str, *, above: float, below: float,
 def require_callable(value: Any, name: str, *, example: str | None = None) -> Callable:
     """``value`` if it can be called, else a TypeError; ``example`` is code that would work.
 
-    >>> require_callable(print, "progress") is print
-    True
     >>> require_callable(5, "progress", example="print")
     Traceback (most recent call last):
     ...

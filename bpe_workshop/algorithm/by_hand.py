@@ -13,8 +13,6 @@ Wikipedia's run; ``"first_seen"``, minbpe's. Left out: bytes and ids (``textbook
 aaabdaaabac -> ZabdZabac   Z = aa
 ZabdZabac -> ZYdZYac   Y = ab
 ZYdZYac -> XdXac   X = ZY
->>> [s.after for s in replace_pairs_by_hand("aaabdaaabac", tie_rule="first_seen")]
-['ZabdZabac', 'YbdYbac', 'XdXac']
 """
 
 from __future__ import annotations

@@ -1,17 +1,14 @@
 """Saving and loading both tokenizers as plain text; loading gives plain data, never code.
 
-Lineage: minbpe's ``.model`` / ``.vocab`` pair, extended with GPT-2's byte order. Never pickle:
-loading a model runs no code. ``load_*`` parse a file into the keyword arguments of the
-tokenizer's constructor, which checks them (``ByteLevelBPE(**load_byte_level(path))``).
-
-UTF-8, one item per line, strings JSON-quoted (a pattern may hold newlines), headed
-``bpe-workshop <kind> v<version>``. The byte-level ``.model`` (:func:`save_byte_level` prints
-one): ``pattern`` (or ``pattern none``), ``byte-ids identity`` (or the 256 ids in byte order),
-``special-tokens N`` and N lines ``id "text"``, ``merges N`` and N lines ``left right`` making
-ids 256, 257, ... Beside it, the ``.vocab`` is for people (:func:`vocab_text`). The word-level
-file (:func:`save_word_level`): the alphabet, then ``["left", "right", count]`` per merge;
-release 0.1.0's header ``bpe-workshop word-level 1`` still loads. Saving never destroys the
-previous model (:func:`_write_all`). Left out: byte-level training counts (not needed to encode).
+Lineage: minbpe's ``.model`` / ``.vocab`` pair, with GPT-2's byte order. Never pickle: ``load_*``
+parse a file into the keyword arguments of the tokenizer's constructor, which checks them.
+UTF-8, one item per line, strings JSON-quoted, headed ``bpe-workshop <kind> v<version>``. The
+byte-level ``.model`` (:func:`save_byte_level` prints one): the pattern, ``byte-ids identity``
+(or 256 ids in byte order), the special tokens, then one merge per line making ids 256, 257,
+...; the ``.vocab`` beside it is for people (:func:`vocab_text`). The word-level file
+(:func:`save_word_level`): the alphabet, then ``["left", "right", count]`` per merge (release
+0.1.0's header ``bpe-workshop word-level 1`` still loads). Saving never destroys the previous
+model (:func:`_write_all`). Left out: byte-level training counts (not needed to encode).
 """
 
 from __future__ import annotations
