@@ -1,8 +1,7 @@
 """What tables and plots share about pairs: their order and how a pair member is labelled.
 
-A pair is two ids (byte-level BPE, read through a ``vocab``) or two str symbols (the by-hand
-and word-level examples). Both the HTML tables and the matplotlib figures list pairs in the
-order of :func:`sorted_pairs` and name their members with :func:`symbol_label`.
+A pair is two ids (read through a ``vocab``) or two str symbols (by hand, word level); tables
+and figures order them by :func:`sorted_pairs` and name them with :func:`symbol_label`.
 """
 from __future__ import annotations
 
@@ -13,10 +12,8 @@ from bpe_workshop.token_text import bytes_label, visible_text
 
 
 def sorted_pairs(counts: Mapping[tuple, int]) -> list[tuple[tuple, int]]:
-    """``(pair, count)`` items, most frequent first.
-
-    Pairs of ids follow the series' tie rule (``textbook.pair_order``: the smaller pair first among
-    equal counts); pairs of str symbols keep the order they were first seen among equal counts.
+    """``(pair, count)`` items, most frequent first; ties: ``textbook.pair_order`` for ids,
+    first seen first for str symbols.
 
     >>> sorted_pairs({(98, 99): 2, (97, 98): 2, (99, 99): 5})
     [((99, 99), 5), ((97, 98), 2), ((98, 99), 2)]

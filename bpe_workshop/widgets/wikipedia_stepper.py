@@ -1,10 +1,8 @@
 """Wikipedia stepper: Gage's pair replacement on a short string, one replacement per step.
 
-Lineage: the ``aaabdaaabac`` example of Wikipedia's Byte pair encoding page (Gage, 1994). The
-steps come from ``bpe_workshop.algorithm.by_hand.replace_pairs_by_hand``; this widget only shows
-them: the
-string at each step, the pair counts (the pair about to be replaced and its ties marked) and the
-replacement table. Left out: editing the table by hand, and long texts (see the merge stepper).
+The ``aaabdaaabac`` example of Wikipedia's page, stepped by ``by_hand.replace_pairs_by_hand``:
+the string at each step, the pair counts (the next pair and its ties marked) and the table.
+Left out: editing the table by hand, and long texts (see the merge stepper).
 """
 from __future__ import annotations
 
@@ -77,11 +75,7 @@ class _WikipediaStepper(WidgetView):
 
     @shows_errors("output")
     def recompute(self, keep_step: bool = False) -> None:
-        """Run the replacements again for the current text and tie rule.
-
-        A new text starts at step 0; a new tie rule stays at the same step (or the last one),
-        so switching rules at step 2 shows step 2 under the other rule.
-        """
+        """Run the replacements again (a new text starts at step 0, a new tie rule keeps it)."""
         text = self.text.value
         self.steps = []
         if len(text) <= MAX_LENGTH:
