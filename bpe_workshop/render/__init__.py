@@ -1,10 +1,8 @@
 """Layer 4, rendering: pure functions that turn tokens, records and counts into HTML or figures.
 
-Nothing here holds state or imports ipywidgets; the widgets in ``bpe_workshop.widgets`` call
-these functions, and notebooks may call them directly (``HTML(tokens_html(...))``).
-Modules: ``pieces`` computes how token bytes fall into characters (data, no HTML); ``tokens``
-and ``tables`` draw HTML with the one stylesheet of ``style``; ``labels`` orders and names
-pairs for tables and ``plots`` alike.
+No state and no ipywidgets: widgets and notebooks call them (``HTML(tokens_html(...))``).
+``pieces`` finds how token bytes fall into characters (data); ``tokens`` and ``tables`` draw
+HTML with ``style``'s one stylesheet; ``labels`` orders and names pairs for tables and ``plots``.
 May import: ``tokenizers``, ``files``, ``algorithm``, the shared top modules; not ipywidgets.
 """
 from bpe_workshop.render.lattice import lattice_html
