@@ -11,12 +11,7 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class MergeRecord:
-    """What happened at one training step.
-
-    >>> r = MergeRecord(step=1, pair=(97, 97), new_id=256, count=4, token=b"aa")
-    >>> r.pair, r.new_id, r.token
-    ((97, 97), 256, b'aa')
-    """
+    """What happened at one training step (``log_line`` shows one)."""
 
     step: int  # 1-based
     pair: tuple[int, int]  # (left id, right id) that was merged

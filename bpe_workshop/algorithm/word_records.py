@@ -49,11 +49,7 @@ def initial_split(word: str) -> tuple[str, ...]:
 
 @dataclass(frozen=True)
 class WordMergeRecord:
-    """What happened at one word-level training step.
-
-    >>> WordMergeRecord(step=1, pair=("e", "s"), new_symbol="es", count=9)
-    WordMergeRecord(step=1, pair=('e', 's'), new_symbol='es', count=9)
-    """
+    """What happened at one word-level training step."""
 
     step: int  # 1-based
     pair: Pair  # (left symbol, right symbol) that was merged
