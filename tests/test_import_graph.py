@@ -1,4 +1,4 @@
-"""The package's layers: folders that import downward only, and a handful of modules at the top.
+"""The package's layers: folders that import downward, a few modules at the top, a weight.
 
 A module counts as its top folder (``bpe_workshop.algorithm.textbook`` is ``algorithm``). Every
 ``import`` and ``from ... import`` counts, including those inside functions (an import moved
@@ -62,3 +62,10 @@ def test_at_most_five_modules_at_the_top_and_each_folder_says_what_it_is():
     for folder in sorted(path for path in PACKAGE.iterdir() if (path / "__init__.py").exists()):
         doc = ast.get_docstring(ast.parse((folder / "__init__.py").read_text(encoding="utf-8")))
         assert doc and "May import" in doc, f"{folder.name}/__init__.py needs a layer docstring"
+
+
+def test_the_package_stays_within_its_weight():
+    """8,200 lines in all (``make lint`` prints the lines per layer): growth has to be earned."""
+    lines = sum(len(path.read_text(encoding="utf-8").splitlines())
+                for path in PACKAGE.rglob("*.py"))
+    assert lines <= 8_200, f"bpe_workshop has {lines:,} lines; the budget is 8,200"
