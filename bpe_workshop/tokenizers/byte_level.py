@@ -195,8 +195,9 @@ class ByteLevelBPE:
                                 f"got {describe(pair)}")
             left, right = pair
             for what, i in (("left id", left), ("right id", right), ("new id", new_id)):
-                require_int(i, f"the {what} of merge {pair!r} -> {new_id!r}", minimum=0,
-                            maximum=MAX_ID)
+                if type(i) is not int or not 0 <= i <= MAX_ID:  # build the message only if needed
+                    require_int(i, f"the {what} of merge {pair!r} -> {new_id!r}", minimum=0,
+                                maximum=MAX_ID)
             if left not in length or right not in length or new_id in length:
                 raise ValueError(
                     f"merge ({left}, {right}) -> {new_id} does not fit: each merge must combine "
