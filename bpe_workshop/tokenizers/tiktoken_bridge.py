@@ -4,14 +4,18 @@ tiktoken stores no merges, only ``mergeable_ranks`` (token bytes -> rank, also i
 are recovered in rank order: byte-level BPE on a token's bytes, with only lower-ranked tokens,
 stops at exactly two parts, the pair merged to make it. Ranks 0-255 are the single bytes in
 GPT-2's order (printable bytes first: ``!`` is 0), so the tokenizer carries ``byte_ids``; the
-pattern is the encoding's own ``pat_str``. Returns plain data (``load_tiktoken``) for
-``ByteLevelBPE.from_tiktoken``. Left out: ``p50k_base`` (``r50k_base`` holds gpt2's ranks).
+pattern is the encoding's own ``pat_str``. Recovery takes seconds for o200k's 200,000 tokens,
+so ``data/<name>.cuts`` ships its result, one byte per merged token (the length of its left
+part), checked against a fresh recovery by the tests; without that file, the merges are recovered.
+Returns plain data (``load_tiktoken``) for ``ByteLevelBPE.from_tiktoken``. Left out:
+``p50k_base`` (``r50k_base`` holds gpt2's ranks).
 """
 
 from __future__ import annotations
 
 import functools
 
+from bpe_workshop.files.corpora import data_path
 from bpe_workshop.files.offline import get_encoding
 
 SUPPORTED = ("gpt2", "cl100k_base", "o200k_base")
@@ -39,36 +43,46 @@ def bpe_parts(mergeable_ranks: dict[bytes, int], token: bytes, max_rank: int) ->
 
 
 def recover_merges(
-    mergeable_ranks: dict[bytes, int],
+    mergeable_ranks: dict[bytes, int], cuts: bytes | None = None,
 ) -> tuple[list[int], dict[tuple[int, int], int]]:
     """``(byte_ids, merges)`` from tiktoken's ranks: byte value -> id, and pair -> new id.
+
+    Each token of two or more bytes, in rank order, is cut in two by :func:`bpe_parts`, or where
+    ``cuts`` says (one byte per token: the length of its left part); both parts must rank lower.
 
     >>> ranks = {bytes([b]): (b + 1) % 256 for b in range(256)}  # a rotated byte order
     >>> ranks.update({b"ab": 256, b"abc": 257})
     >>> byte_ids, merges = recover_merges(ranks)
-    >>> byte_ids[:3], merges
-    ([1, 2, 3], {(98, 99): 256, (256, 100): 257})
+    >>> byte_ids[:3], merges, recover_merges(ranks, cuts=bytes([1, 2]))[1] == merges
+    ([1, 2, 3], {(98, 99): 256, (256, 100): 257}, True)
     """
     missing = [b for b in range(256) if bytes([b]) not in mergeable_ranks]
     if missing:
         raise ValueError(f"the ranks lack single-byte tokens for bytes {missing[:5]}...")
     byte_ids = [mergeable_ranks[bytes([b])] for b in range(256)]  # byte value -> id
+    tokens = sorted((rank, token) for token, rank in mergeable_ranks.items() if len(token) > 1)
+    if cuts is not None and len(cuts) != len(tokens):
+        raise ValueError(f"{len(cuts)} cuts for {len(tokens)} tokens of two or more bytes")
     merges = {}  # (left id, right id) -> new id, in rank order
-    for token, rank in sorted(mergeable_ranks.items(), key=lambda item: item[1]):
-        if len(token) == 1:
-            continue
-        parts = bpe_parts(mergeable_ranks, token, max_rank=rank)
-        if len(parts) != 2:
+    for n, (rank, token) in enumerate(tokens):
+        parts = bpe_parts(mergeable_ranks, token, rank) if cuts is None else [
+            token[:cuts[n]], token[cuts[n]:]]
+        ids = tuple([mergeable_ranks.get(part, rank) for part in parts])
+        if len(ids) != 2 or max(ids) >= rank:
             raise ValueError(f"token {token!r} (rank {rank}) is not one merge of two lower "
-                             f"tokens; BPE of its bytes gives {len(parts)} parts")
-        merges[mergeable_ranks[parts[0]], mergeable_ranks[parts[1]]] = rank
+                             f"tokens: {parts}")
+        merges[ids] = rank
     return byte_ids, merges
 
 
 @functools.cache
 def _recovered(name: str) -> tuple[tuple[int, ...], dict[tuple[int, int], int], str, dict]:
     enc = get_encoding(name)
-    byte_ids, merges = recover_merges(enc._mergeable_ranks)
+    try:
+        byte_ids, merges = recover_merges(enc._mergeable_ranks,
+                                          data_path(f"{name}.cuts").read_bytes())
+    except (OSError, ValueError):  # no data/ folder (a non-editable install) or a damaged file
+        byte_ids, merges = recover_merges(enc._mergeable_ranks)
     return tuple(byte_ids), merges, enc._pat_str, dict(enc._special_tokens)
 
 

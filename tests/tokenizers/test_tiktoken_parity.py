@@ -7,9 +7,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bpe_workshop.files.corpora import load_multilingual, load_stdlib_code
+from bpe_workshop.algorithm.textbook import build_vocab
+from bpe_workshop.files.corpora import data_path, load_multilingual, load_stdlib_code
 from bpe_workshop.files.offline import get_encoding
 from bpe_workshop.tokenizers.byte_level import ByteLevelBPE
+from bpe_workshop.tokenizers import tiktoken_bridge
 from bpe_workshop.tokenizers.tiktoken_bridge import bpe_parts, recover_merges
 
 NAMES = ["gpt2", "cl100k_base", "o200k_base"]
@@ -141,3 +143,37 @@ def test_recovery_on_a_small_made_up_vocabulary():
 def test_unsupported_encoding_name():
     with pytest.raises(ValueError, match="from_tiktoken supports"):
         ByteLevelBPE.from_tiktoken("p50k_base")
+
+
+def fresh_cuts(name: str) -> bytes:
+    """What ``data/<name>.cuts`` must hold: each merge's left length, recovered by BPE."""
+    byte_ids, merges = recover_merges(get_encoding(name)._mergeable_ranks)
+    vocab = build_vocab(merges, byte_ids)
+    return bytes(len(vocab[left]) for left, _ in merges)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_shipped_cuts_are_the_recovered_merges(name):
+    assert data_path(f"{name}.cuts").read_bytes() == fresh_cuts(name), (
+        f"data/{name}.cuts is stale: rewrite it with python {__file__}")
+
+
+def test_damaged_cuts_are_refused_and_recovered_instead(monkeypatch):
+    ranks = get_encoding("gpt2")._mergeable_ranks
+    cuts = data_path("gpt2.cuts").read_bytes()
+    with pytest.raises(ValueError, match="49999 cuts for 50000 tokens"):
+        recover_merges(ranks, cuts[:-1])
+    with pytest.raises(ValueError, match=r"token b' t' \(rank 256\) is not one merge"):
+        recover_merges(ranks, bytes([0]) + cuts[1:])
+    expected = ByteLevelBPE.from_tiktoken("gpt2").merges
+    monkeypatch.setattr(tiktoken_bridge, "data_path", lambda name: data_path(name[:-1]))
+    tiktoken_bridge._recovered.cache_clear()
+    try:
+        assert ByteLevelBPE.from_tiktoken("gpt2").merges == expected  # no such file: recovered
+    finally:
+        tiktoken_bridge._recovered.cache_clear()
+
+
+if __name__ == "__main__":  # rewrite data/<name>.cuts after a change to tiktoken's files
+    for encoding_name in NAMES:
+        data_path(f"{encoding_name}.cuts").write_bytes(fresh_cuts(encoding_name))
