@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 from bpe_workshop.algorithm.textbook import build_vocab
 from bpe_workshop.files.corpora import data_path, load_multilingual, load_stdlib_code
 from bpe_workshop.files.offline import get_encoding
-from bpe_workshop.tokenizers.byte_level import ByteLevelBPE
 from bpe_workshop.tokenizers import tiktoken_bridge
+from bpe_workshop.tokenizers.byte_level import ByteLevelBPE
 from bpe_workshop.tokenizers.tiktoken_bridge import bpe_parts, recover_merges
 
 NAMES = ["gpt2", "cl100k_base", "o200k_base"]
