@@ -65,8 +65,10 @@ def recover_merges(
         raise ValueError(f"{len(cuts)} cuts for {len(tokens)} tokens of two or more bytes")
     merges = {}  # (left id, right id) -> new id, in rank order
     for n, (rank, token) in enumerate(tokens):
-        parts = bpe_parts(mergeable_ranks, token, rank) if cuts is None else [
-            token[:cuts[n]], token[cuts[n]:]]
+        if cuts is None:
+            parts = bpe_parts(mergeable_ranks, token, rank)
+        else:  # a recovery done earlier: cut where it says
+            parts = [token[:cuts[n]], token[cuts[n]:]]
         ids = tuple([mergeable_ranks.get(part, rank) for part in parts])
         if len(ids) != 2 or max(ids) >= rank:
             raise ValueError(f"token {token!r} (rank {rank}) is not one merge of two lower "

@@ -166,7 +166,7 @@ def test_damaged_cuts_are_refused_and_recovered_instead(monkeypatch):
     with pytest.raises(ValueError, match=r"token b' t' \(rank 256\) is not one merge"):
         recover_merges(ranks, bytes([0]) + cuts[1:])
     expected = ByteLevelBPE.from_tiktoken("gpt2").merges
-    monkeypatch.setattr(tiktoken_bridge, "data_path", lambda name: data_path(name[:-1]))
+    monkeypatch.setattr(tiktoken_bridge, "data_path", lambda name: data_path(f"missing-{name}"))
     tiktoken_bridge._recovered.cache_clear()
     try:
         assert ByteLevelBPE.from_tiktoken("gpt2").merges == expected  # no such file: recovered
