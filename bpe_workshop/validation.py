@@ -142,6 +142,20 @@ def require_callable(value: Any, name: str, *, example: str | None = None) -> Ca
                     f"{_suggestion(name, shown)}")
 
 
+def require_choice(value: Any, name: str, choices: tuple[str, ...]) -> str:
+    """``value`` if it is one of ``choices``, else a ValueError naming them all.
+
+    >>> require_choice("quick", "algorithm", ("fast", "naive"))
+    Traceback (most recent call last):
+    ...
+    ValueError: algorithm must be 'fast' or 'naive', got 'quick'
+    """
+    if isinstance(value, str) and value in choices:
+        return value
+    named = ", ".join(map(repr, choices[:-1])) + f" or {choices[-1]!r}"
+    raise ValueError(f"{name} must be {named}, got {value!r}")
+
+
 def require_ids(ids: Any, known: Container[int], valid: str, example: str = "[104, 105]"
                 ) -> list[int]:
     """``ids`` as a list of ints in ``known``; else the error, ``valid`` naming the good ids.

@@ -2,7 +2,8 @@
 
 ``train_fast`` (ids) and ``word_train_fast`` (strings) keep ``counts`` (pair -> occurrences now,
 weighted by frequency), ``where`` (pair -> slots where it may start; stale ones skipped) and a
-heap of ``(-count, left, right)`` (``textbook.pair_order``'s rule). Counts only fall, except for
+heap of ``textbook.pair_order`` keys (``(-count, ..., left, right)``: the count first, the pair
+last). Counts only fall, except for
 pairs pushed again once final, so :func:`pop_best_pair` fixes stale entries at the top.
 """
 
@@ -25,13 +26,14 @@ def pop_best_pair(heap: list, counts: dict) -> tuple[Pair, int] | None:
     (((2, 3), 5), ((1, 2), 3), None)
     """
     while heap:
-        neg_count, left, right = heap[0]
-        count = counts.get((left, right), 0)
-        if count == -neg_count:
+        entry = heap[0]
+        pair = entry[-2:]  # (left, right)
+        count = counts.get(pair, 0)
+        if count == -entry[0]:
             heapq.heappop(heap)
-            return (left, right), count
+            return pair, count
         if count >= 2:
-            heapq.heapreplace(heap, (-count, left, right))
+            heapq.heapreplace(heap, (-count, *entry[1:]))  # the same tie-breaking key
         else:
             heapq.heappop(heap)
     return None

@@ -8,7 +8,9 @@ learned first goes first when encoding.
 
 THE tie rule (every trainer's; :func:`pair_order` is its one home): the highest count wins;
 among equal counts the smallest pair, left id first. On ``aaabdaaabac``: ``aa``, ``ab``,
-``(aa, ab)``, Wikipedia's order. Left out: checking input, splitting, special tokens, speed.
+``(aa, ab)``, Wikipedia's order. ``tie_rule="greatest_bytes"`` is Stanford CS336's instead:
+among equal counts the pair whose bytes compare greatest. Left out: checking input, splitting,
+special tokens, speed.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from collections.abc import Callable, Iterable, Sequence
 from bpe_workshop.algorithm.records import MergeRecord
 
 Pair = tuple[int, int]
+TIE_RULES = ("smallest_ids", "greatest_bytes")  # the first is every trainer's default
 
 
 # ----- 1. the two steps BPE repeats -----------------------------------------------------------
@@ -61,25 +64,41 @@ def merge(ids: Sequence[int], pair: Pair, new_id: int) -> list[int]:
     return out
 
 
-def pair_order(item: tuple[Pair, int]) -> tuple[int, int, int]:
+def pair_order(item: tuple[Pair, int], tie_rule: str = "smallest_ids",
+               token: Sequence[bytes] | dict[int, bytes] | None = None) -> tuple:
     """Sort key for ``(pair, count)`` items: THE tie rule, smallest key is best.
 
-    >>> sorted([((5, 1), 2), ((1, 9), 2), ((0, 0), 1)], key=pair_order)
+    ``"smallest_ids"``: among equal counts the smallest pair of ids. ``"greatest_bytes"``: the
+    pair whose bytes ``(token[left], token[right])`` compare greatest, then the smallest ids.
+
+    >>> items = [((5, 1), 2), ((1, 9), 2), ((0, 0), 1)]
+    >>> sorted(items, key=pair_order)
     [((1, 9), 2), ((5, 1), 2), ((0, 0), 1)]
+    >>> token = {0: b"x", 1: b"a", 5: b"z", 9: b"b"}  # (5, 1) is (b'z', b'a'): the greatest
+    >>> sorted(items, key=lambda item: pair_order(item, "greatest_bytes", token))
+    [((5, 1), 2), ((1, 9), 2), ((0, 0), 1)]
     """
     (left, right), count = item
-    return (-count, left, right)
+    if tie_rule == "smallest_ids":
+        return (-count, left, right)
+    # subtle: negating every byte and ending with 1 (above any negated byte) turns "greatest
+    # bytes first" into "smallest key first": b"b" -> (-98, 1) < b"ab" -> (-97, -98, 1) < b"a"
+    return (-count, (*(-b for b in token[left]), 1), (*(-b for b in token[right]), 1),
+            left, right)
 
 
-def best_pair(stats: dict[Pair, int]) -> Pair:
-    """The pair to merge next: highest count, ties broken by the smallest pair.
+def best_pair(stats: dict[Pair, int], tie_rule: str = "smallest_ids",
+              token: Sequence[bytes] | dict[int, bytes] | None = None) -> Pair:
+    """The pair to merge next: highest count, ties broken by ``tie_rule`` (see ``pair_order``).
 
     >>> best_pair({(256, 97): 2, (97, 98): 2})
     (97, 98)
+    >>> best_pair({(256, 97): 2, (97, 98): 2}, "greatest_bytes", {97: b"a", 98: b"b", 256: b"x"})
+    (256, 97)
     """
     if not stats:
         raise ValueError("best_pair() needs at least one pair; the ids are shorter than 2")
-    return min(stats.items(), key=pair_order)[0]
+    return min(stats.items(), key=lambda item: pair_order(item, tie_rule, token))[0]
 
 
 # ----- 2. training: count, pick, merge, repeat ------------------------------------------------
@@ -89,11 +108,13 @@ def learn_merges(
     num_merges: int,
     *,
     progress: Callable[[int, int, MergeRecord], None] | None = None,
+    tie_rule: str = "smallest_ids",
 ) -> list[MergeRecord]:
     """Learn up to ``num_merges`` merges over ``chunks`` (UTF-8 bytes, in text order).
 
     Each step recounts every pair in every chunk, so a merge costs time proportional to the
     whole text. Stops early, returning fewer records, when no pair occurs at least twice.
+    Equal counts are settled by ``tie_rule`` (one of ``TIE_RULES``, see ``pair_order``).
 
     >>> records = learn_merges([b"aaabdaaabac"], 3)
     >>> [(r.pair, r.new_id, r.count, r.token) for r in records]
@@ -110,7 +131,7 @@ def learn_merges(
         for ids in chunk_ids:
             get_stats(ids, stats)
         # stop when nothing repeats: merging a unique pair compresses nothing
-        if not stats or stats[pair := best_pair(stats)] < 2:
+        if not stats or stats[pair := best_pair(stats, tie_rule, token)] < 2:
             break
         # mint the next id and replace the pair everywhere
         new_id = 256 + i

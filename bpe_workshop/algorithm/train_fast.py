@@ -6,8 +6,9 @@ gain one. So the module keeps: each distinct chunk once, with its frequency (8 M
 library code: 2 million chunks, under 40,000 distinct); a doubly linked list over positions
 (``nxt``/``prv``, one slot per byte), so a merge rewrites one slot and unlinks the next; an
 index from each pair to the positions where it may start, so a merge costs what its occurrences
-cost; and a max-heap of pairs keyed by ``(-count, left, right)``, THE tie rule of
-``textbook.best_pair``. The slots are arrays of machine ints (about 25 bytes per byte of text).
+cost; and a heap of pairs keyed by ``textbook.pair_order``, THE tie rule of ``best_pair``
+(``(-count, left, right)`` by default). The slots are arrays of machine ints (about 25 bytes
+per byte of text).
 
 Why the lazy heap is exact: a pair gains occurrences only while the merge that mints its newer
 id runs (bytes: while the chunks are counted); afterwards its count only falls. So an entry
@@ -29,6 +30,7 @@ from functools import partial
 
 from bpe_workshop.algorithm.pair_index import credit, discount, pop_best_pair
 from bpe_workshop.algorithm.records import MergeRecord
+from bpe_workshop.algorithm.textbook import pair_order
 
 
 def learn_merges(
@@ -36,11 +38,13 @@ def learn_merges(
     num_merges: int,
     *,
     progress: Callable[[int, int, MergeRecord], None] | None = None,
+    tie_rule: str = "smallest_ids",
 ) -> list[MergeRecord]:
     """Learn up to ``num_merges`` merges over ``chunks``: exactly ``textbook.learn_merges``.
 
     ``chunks``: the pieces of the text as UTF-8 bytes, repeats included. Stops early when no
-    pair occurs twice; ``progress(step, num_merges, record)`` is called after every merge.
+    pair occurs twice; ``progress(step, num_merges, record)`` is called after every merge;
+    ``tie_rule`` settles equal counts (``textbook.pair_order``).
 
     >>> records = learn_merges([b"aaabdaaabac"], 3)
     >>> [(r.pair, r.new_id, r.count, r.token) for r in records]
@@ -87,11 +91,12 @@ def learn_merges(
         counts[pair] = sum(map(weight.__getitem__, positions))
     del chunk_counts
 
-    # heap entries: (-count, left id, right id); only pairs occurring twice or more can merge
-    heap = [(-count, *pair) for pair, count in counts.items() if count >= 2]
+    token = [bytes([i]) for i in range(256)]  # id -> bytes it stands for
+    # heap entries: pair_order's key, e.g. (-count, left id, right id); only pairs occurring
+    # twice or more can merge
+    heap = [pair_order(item, tie_rule, token) for item in counts.items() if item[1] >= 2]
     heapq.heapify(heap)
 
-    token = [bytes([i]) for i in range(256)]  # id -> bytes it stands for
     records = []
     for step in range(1, num_merges + 1):
         # take the best pair (stale heap entries are fixed on the way)
@@ -129,15 +134,15 @@ def learn_merges(
             if k != -1:
                 prv[k] = i
         assert pair not in counts, "every occurrence of the merged pair was found and merged"
+        token.append(token[left] + token[right])
 
         # the new pairs' counts are final now: they will only go down from here
         for gained in created:
             count = counts.get(gained, 0)
             if count >= 2:
-                heapq.heappush(heap, (-count, *gained))
+                heapq.heappush(heap, pair_order((gained, count), tie_rule, token))
 
         # record the merge for viewers
-        token.append(token[left] + token[right])
         record = MergeRecord(step=step, pair=pair, new_id=new_id, count=merged_count,
                              token=token[new_id])
         records.append(record)

@@ -36,6 +36,7 @@ from bpe_workshop.tokenizers import tiktoken_bridge
 from bpe_workshop.validation import (
     describe,
     require_callable,
+    require_choice,
     require_ids,
     require_int,
     require_str,
@@ -100,12 +101,15 @@ class ByteLevelBPE:
         special_tokens: dict[str, int] | None = None,
         algorithm: str = "fast",
         progress: Callable[[int, int, MergeRecord], None] | None = None,
+        tie_rule: str = "smallest_ids",
     ) -> ByteLevelBPE:
         """Learn ``vocab_size - 256`` merges from ``text``.
 
         ``pattern`` splits the text into chunks (merges never cross them; ``None``: one chunk);
         special tokens' text is left out. ``algorithm="naive"`` runs ``textbook``, ``"fast"``
         its twin: the same merges. ``progress(step, total, record)`` is called after each merge.
+        Among equally frequent pairs ``tie_rule="smallest_ids"`` merges the smallest pair of ids,
+        ``"greatest_bytes"`` the pair whose bytes compare greatest (Stanford CS336's rule).
         When no pair occurs twice any more, training stops early and warns (``stop_message``).
 
         >>> tok = ByteLevelBPE.train("hello hello", 258, algorithm="naive")
@@ -119,8 +123,8 @@ class ByteLevelBPE:
         require_str(text, "text")
         vocab_size = require_int(vocab_size, "vocab_size", minimum=256, maximum=MAX_ID,
                                  example=512, why="the 256 byte tokens; each merge adds one")
-        if not isinstance(algorithm, str) or algorithm not in _TRAINERS:
-            raise ValueError(f"algorithm must be 'fast' or 'naive', got {algorithm!r}")
+        require_choice(algorithm, "algorithm", tuple(_TRAINERS))
+        require_choice(tie_rule, "tie_rule", textbook.TIE_RULES)
         pattern = resolve_pattern(pattern)
         if progress is not None:
             require_callable(progress, "progress",
@@ -131,7 +135,8 @@ class ByteLevelBPE:
         if dropped:
             warnings.warn(left_out_message(pattern, dropped), DroppedTextWarning, stacklevel=2)
         num_merges = vocab_size - 256
-        records = _TRAINERS[algorithm].learn_merges(chunks, num_merges, progress=progress)
+        records = _TRAINERS[algorithm].learn_merges(chunks, num_merges, progress=progress,
+                                                    tie_rule=tie_rule)
         stop_message = None
         if len(records) < num_merges:
             stop_message = (

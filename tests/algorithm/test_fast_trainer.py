@@ -19,10 +19,11 @@ from bpe_workshop.files.corpora import load_english
 PATTERNS = [None, GPT2_PATTERN, GPT4_PATTERN, WHITESPACE_PATTERN]
 
 
-def both(chunks: list[bytes], num_merges: int) -> list[MergeRecord]:
+def both(chunks: list[bytes], num_merges: int, tie_rule: str = "smallest_ids"
+         ) -> list[MergeRecord]:
     """Run both trainers, assert they agree, return the records."""
-    naive = textbook.learn_merges(chunks, num_merges)
-    fast = train_fast.learn_merges(chunks, num_merges)
+    naive = textbook.learn_merges(chunks, num_merges, tie_rule=tie_rule)
+    fast = train_fast.learn_merges(chunks, num_merges, tie_rule=tie_rule)
     assert fast == naive
     return fast
 
@@ -124,16 +125,21 @@ repeats = st.lists(st.sampled_from(["the", " the", "aa", "aaa", "é", " ", "\n",
 any_text = st.one_of(small_alphabet, words, unicode_text, repeats)
 
 
+tie_rules = st.sampled_from(textbook.TIE_RULES)
+
+
 @settings(max_examples=300, deadline=None)
-@given(text=any_text, pattern=st.sampled_from(PATTERNS), num_merges=st.integers(0, 40))
-def test_fast_equals_naive(text, pattern, num_merges):
-    both(chunks_of(text, pattern), num_merges)
+@given(text=any_text, pattern=st.sampled_from(PATTERNS), num_merges=st.integers(0, 40),
+       tie_rule=tie_rules)
+def test_fast_equals_naive(text, pattern, num_merges, tie_rule):
+    both(chunks_of(text, pattern), num_merges, tie_rule)
 
 
 @settings(max_examples=60, deadline=None)
-@given(chunks=st.lists(st.binary(max_size=12), max_size=25), num_merges=st.integers(0, 30))
-def test_fast_equals_naive_on_raw_byte_chunks(chunks, num_merges):
-    both(chunks, num_merges)
+@given(chunks=st.lists(st.binary(max_size=12), max_size=25), num_merges=st.integers(0, 30),
+       tie_rule=tie_rules)
+def test_fast_equals_naive_on_raw_byte_chunks(chunks, num_merges, tie_rule):
+    both(chunks, num_merges, tie_rule)
 
 
 @settings(max_examples=40, deadline=None)
@@ -146,14 +152,15 @@ def test_fast_equals_naive_on_repeated_chunks(text, copies, num_merges):
 
 @settings(max_examples=25, deadline=None)
 @given(text=st.text(alphabet="abc \n", min_size=200, max_size=600),
-       pattern=st.sampled_from(PATTERNS), num_merges=st.integers(40, 120))
-def test_fast_equals_naive_on_longer_texts(text, pattern, num_merges):
+       pattern=st.sampled_from(PATTERNS), num_merges=st.integers(40, 120), tie_rule=tie_rules)
+def test_fast_equals_naive_on_longer_texts(text, pattern, num_merges, tie_rule):
     # long enough that counts fall to 1 and training stops early
-    both(chunks_of(text, pattern), num_merges)
+    both(chunks_of(text, pattern), num_merges, tie_rule)
 
 
+@pytest.mark.parametrize("tie_rule", textbook.TIE_RULES)
 @pytest.mark.parametrize("pattern", PATTERNS)
-def test_fast_equals_naive_on_real_prose(pattern):
+def test_fast_equals_naive_on_real_prose(pattern, tie_rule):
     text = load_english()[:3000]
-    records = both(chunks_of(text, pattern), 120)
+    records = both(chunks_of(text, pattern), 120, tie_rule)
     assert len(records) == 120  # real text still has repeating pairs after 120 merges
