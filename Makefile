@@ -18,13 +18,11 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e ".[test]"
 	touch $(STAMP)
 
-## Open the series in JupyterLab at the first notebook (prints its URL; no browser needed).
-## As root (a container, a cloud VM, a classroom image) it adds Jupyter's --allow-root.
-FIRST  := 00_why_tokenization.ipynb
-AS_ROOT := $(if $(filter 0,$(shell id -u 2>/dev/null)),--allow-root)
+## Open the series in JupyterLab at the first notebook (prints its URL; no browser needed),
+## through the same command a learner with the wheel runs: `bpe-workshop start`. In the clone
+## the notebooks are opened where they are (nothing is copied); LAB_ARGS go to Jupyter.
 lab: $(STAMP)
-	cd notebooks && ../$(BIN)/jupyter lab $(FIRST) --LabApp.default_url=/lab/tree/$(FIRST) \
-	  $(AS_ROOT) $(LAB_ARGS)
+	$(BIN)/bpe-workshop start notebooks -- $(LAB_ARGS)
 
 ## Install the same way, then lint and run every test (unit, property, notebooks, widgets,
 ## browser), two at a time: the notebooks and browser tests wait on kernels, not the CPU.
@@ -39,7 +37,7 @@ quick: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	@echo "bpe_workshop, modules and lines per layer (the package's weight):"
-	@for d in bpe_workshop bpe_workshop/*/; do \
+	@for d in bpe_workshop $$(dirname bpe_workshop/*/__init__.py); do \
 	  printf '  %-24s %3s modules %6s lines\n' "$$d" "$$(ls $$d/*.py | wc -l)" "$$(cat $$d/*.py | wc -l)"; \
 	done
 	@printf '  %-24s %3s modules %6s lines\n' total "$$(ls bpe_workshop/*.py bpe_workshop/*/*.py | wc -l)" \
@@ -47,7 +45,7 @@ lint: $(STAMP)
 
 ## The attendee's set-up check: one line per check, and the fix for each failure.
 check: $(STAMP)
-	$(BIN)/python -m bpe_workshop.check
+	$(BIN)/bpe-workshop check
 
 ## Speed and memory, side by side (not tests).
 bench: $(STAMP)

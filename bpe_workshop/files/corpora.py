@@ -28,11 +28,13 @@ EXCLUDED_STDLIB_DIRS = frozenset(
 # The line written before each file in load_stdlib_code, e.g. "# ---- file: json/decoder.py".
 STDLIB_HEADER = "# ---- file: {relative_path}\n"
 
-_DATA_DIR = Path(__file__).resolve().parents[2] / "data"
+# The package's own data/ folder: the files themselves in an installed wheel, a link to the
+# repository's data/ in a clone (the wheel is built through that link).
+_DATA_DIR = Path(__file__).parents[1] / "data"
 
 
 def data_path(name: str) -> Path:
-    """The path of the corpus file ``name`` in the repository's ``data/`` folder.
+    """The path of the data file ``name`` (a corpus, a ``*.cuts`` file) in the package's ``data/``.
 
     >>> data_path("english.txt").name
     'english.txt'
@@ -48,9 +50,9 @@ def data_path(name: str) -> Path:
         )
     if not _DATA_DIR.is_dir():
         raise FileNotFoundError(
-            f"The corpus folder {_DATA_DIR} does not exist. The corpora live in the repository's "
-            "data/ folder, which a non-editable install does not copy: clone the repository and "
-            "install it with `pip install -e .` (or run `make` from the clone)."
+            f"The data folder {_DATA_DIR} does not exist, so this copy of bpe_workshop is "
+            "incomplete: reinstall the course (`pip install --force-reinstall bpe-workshop`, or "
+            "`make` in a clone, where bpe_workshop/data is a link to data/)."
         )
     path = _DATA_DIR / name
     if not path.is_file():

@@ -1,0 +1,117 @@
+"""An offline kit for a room: every wheel the course needs, in one folder, for chosen machines.
+
+When the Wi-Fi dies, one folder on a USB stick installs the course on every laptop::
+
+    bpe-workshop wheelhouse kit --wheel dist/bpe_workshop-0.2.0-py3-none-any.whl \\
+        --platform win_amd64 --platform macosx_11_0_arm64 --python 3.12
+
+gathers the course's wheel and everything it needs into ``kit/``: first for this machine
+(``pip wheel``, which also turns a dependency published only as source into a wheel), then for
+each platform and Python version (``pip download``); two targets share the files they both
+need. Each attendee then runs the line written in ``kit/README.txt``:
+``pip install --no-index --find-links kit bpe-workshop``. With no ``--platform`` or ``--python``
+the kit is for this machine. Only wheels go in (a laptop may have no compiler).
+
+Left out: conda packages, and Python itself.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+import tempfile
+from importlib import metadata
+from pathlib import Path
+
+DISTRIBUTION = "bpe-workshop"
+
+README = """\
+The bpe-workshop course, {version}, with every wheel it needs, for:
+{targets}
+
+Install it with no network (in a virtual environment, or add --user):
+
+    pip install --no-index --find-links {folder} bpe-workshop
+
+then start the series:
+
+    bpe-workshop start
+"""
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "wheelhouse", help="download every wheel the course needs into one folder (offline kit)",
+        description="Download the course's wheel and every wheel it needs into FOLDER, for the "
+                    "platforms and Python versions given (default: this machine's).",
+        epilog="example: bpe-workshop wheelhouse kit --wheel bpe_workshop-0.2.0-py3-none-any.whl"
+               " --platform win_amd64 --platform macosx_11_0_arm64 --python 3.12")
+    parser.add_argument("folder", type=Path, help="where the wheels go (created if needed)")
+    parser.add_argument("--wheel", type=Path, help="the course's own wheel file (until the "
+                        "course is on the package index, where it is found by its version)")
+    parser.add_argument("--platform", action="append", default=[], metavar="TAG",
+                        help="a platform tag, e.g. win_amd64, macosx_11_0_arm64, "
+                             "manylinux2014_x86_64 (repeat for more)")
+    parser.add_argument("--python", action="append", default=[], metavar="X.Y",
+                        help="a Python version, e.g. 3.12 (repeat for more)")
+    parser.set_defaults(run=run)
+
+
+def run(args) -> int:
+    if args.wheel is not None and not args.wheel.is_file():
+        print(f"bpe-workshop wheelhouse: no wheel file {str(args.wheel)!r}; build one with "
+              "`python -m build --wheel` in a clone, or leave out --wheel", file=sys.stderr)
+        return 2
+    version = metadata.version(DISTRIBUTION)
+    course = str(args.wheel.absolute()) if args.wheel else f"{DISTRIBUTION}=={version}"
+    folder = args.folder.expanduser().absolute()
+    folder.mkdir(parents=True, exist_ok=True)
+    here = f"this machine, Python {sys.version.split()[0]}"
+    # This machine first, with `pip wheel`: it also builds a wheel for a dependency published
+    # only as source (GPT-2's files come with `future`, pure Python), which every target reuses.
+    targets = [(here, [sys.executable, "-m", "pip", "wheel", "--wheel-dir"], course)]
+    targets += [(f"{platform or sys.platform}, Python {python or sys.version.split()[0]}",
+                 pip_download(platform, python, folder), course)
+                for platform in args.platform or [None] for python in args.python or [None]
+                if platform or python]
+    sizes = []
+    for label, command, requirement in targets:
+        print(f"Gathering the wheels for {label} ...", flush=True)
+        with tempfile.TemporaryDirectory(dir=folder, prefix=".download-") as scratch:
+            if subprocess.run([*command, scratch, requirement]).returncode != 0:
+                print(f"bpe-workshop wheelhouse: pip could not gather every wheel for {label} "
+                      "(its message is above); try another --python, or check the network",
+                      file=sys.stderr)
+                return 1
+            wheels = sorted(Path(scratch).glob("*.whl"))
+            sizes.append((label, len(wheels), sum(wheel.stat().st_size for wheel in wheels)))
+            for wheel in wheels:
+                if not (folder / wheel.name).exists():
+                    shutil.move(wheel, folder / wheel.name)
+    (folder / "README.txt").write_text(README.format(
+        version=version, folder=folder.name,
+        targets="\n".join(f"- {label}" for label, _, _ in sizes)), encoding="utf-8")
+    for label, count, size in sizes:
+        print(f"{label}: {count} wheels, {size / 2**20:.1f} MB")
+    every = sorted(folder.glob("*.whl"))
+    total = sum(wheel.stat().st_size for wheel in every)
+    print(f"{folder}: {len(every)} wheels, {total / 2**20:.1f} MB in all; README.txt says how "
+          "to install from it.")
+    return 0
+
+
+def pip_download(platform: str | None, python: str | None, kit: Path) -> list[str]:
+    """The ``pip download`` command for one target, less its ``--dest`` folder and requirement.
+
+    >>> pip_download("win_amd64", "3.12", Path("kit"))[3:]
+    ['download', '--only-binary=:all:', '--find-links', 'kit', '--platform', 'win_amd64', \
+'--python-version', '3.12', '--dest']
+    """
+    command = [sys.executable, "-m", "pip", "download", "--only-binary=:all:", "--find-links",
+               str(kit)]
+    if platform:
+        command += ["--platform", platform]
+    if python:
+        command += ["--python-version", python]
+    return [*command, "--dest"]
