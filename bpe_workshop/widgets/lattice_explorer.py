@@ -47,8 +47,11 @@ class _LatticeExplorer(WidgetView):
 
     def new_word(self) -> None:
         self.piece.options = sorted({p for _, _, p, _ in self.unigram.lattice(self.text.value)})
-        self._show_score()  # the dropdown now shows the first piece: its score on the slider
         self.render()
+        # subtle: ipywidgets 8.1 leaves a Dropdown at None when its options change, so choose
+        # the best path's first piece (an unknown run has no score to edit), its score shown
+        self.piece.value = next((p for p in self.best if p in self.unigram.scores), None)
+        self._show_score()
 
     def _show_score(self) -> None:
         if self.piece.value is not None:
