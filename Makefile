@@ -29,9 +29,9 @@ lab: $(STAMP)
 test: $(STAMP) lint
 	$(BIN)/python -m pytest -n 2 --dist loadgroup $(PYTEST_ARGS)
 
-## The quick loop while editing: every test except notebooks and the real browser.
+## The quick loop while editing: every test except notebooks, the real browser and the wheel.
 quick: $(STAMP)
-	$(BIN)/python -m pytest -n 2 -m "not notebook and not browser" $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n 2 -m "not notebook and not browser and not wheel" $(PYTEST_ARGS)
 
 ## The linter, configured in pyproject.toml.
 lint: $(STAMP)

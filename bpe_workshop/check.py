@@ -37,6 +37,9 @@ LAB_EXTENSIONS = (
     ("jupyterlab-rise", "RISE slides", "jupyterlab-rise"),
 )
 
+# Extensions only some need: package -> who, and the install line
+OPTIONAL = {"jupyterlab-rise": 'only a presenter needs it: pip install "bpe-workshop[slides]"'}
+
 # Encoding name -> the ids tiktoken gives "hello world" (GPT-2, GPT-4, GPT-4o).
 KNOWN_IDS = {"gpt2": [31373, 995], "cl100k_base": [15339, 1917], "o200k_base": [24912, 2375]}
 
@@ -76,8 +79,9 @@ def reinstall_fix() -> str:
     if HIDING:  # then the hiding file is the likelier cause
         return f"first rename or move {', '.join(HIDING)} (see above), then check again"
     return (
-        f'reinstall from the repository folder: "{sys.executable}" -m pip install -e ".[test]"'
-        " (with make: make clean, then make check)"
+        f'reinstall the course into this Python: "{sys.executable}" -m pip install '
+        "--force-reinstall bpe-workshop (or the wheel file you were given; in a clone of the "
+        "repository: make clean, then make check)"
     )
 
 
@@ -202,6 +206,8 @@ def check_labextension(package: str, purpose: str, provider: str) -> Callable[[]
             if manifest.is_file():
                 version = json.loads(manifest.read_text(encoding="utf-8")).get("version", "?")
                 return f"JupyterLab extension {package} {version} ({purpose})"
+        if package in OPTIONAL and not _installed(provider):
+            return f"JupyterLab extension {package}: not installed; {OPTIONAL[package]}"
         raise CheckFailed(
             f"JupyterLab has no {package} extension ({purpose}); without it "
             + ("widgets show as a line of text" if "widgets" in package else "there are no slides"),
@@ -259,10 +265,13 @@ def check_data() -> str:
         try:
             path = corpora.data_path(name)
         except (FileNotFoundError, ValueError) as err:
-            raise CheckFailed(
-                str(err), "run the check from a full clone of the repository (git clone ...)"
-            ) from None
+            raise CheckFailed(str(err), reinstall_fix()) from None
         sizes.append(f"{name} {path.stat().st_size // 1024} KB")
+    # the folder `bpe-workshop start` copies from (course.series.SERIES, a layer above this one)
+    notebooks = list(Path(__file__).with_name("notebooks").glob("**/[0-9]*.ipynb"))
+    if len(notebooks) < 20:
+        raise CheckFailed(f"the package carries {len(notebooks)} of the series' 20 notebooks "
+                          "and solutions", reinstall_fix())
     try:
         corpora.load_stdlib_code(max_bytes=20_000)
     except FileNotFoundError:
@@ -270,7 +279,7 @@ def check_data() -> str:
             "this Python ships no standard-library source files (notebook 07 trains on them)",
             "install a full Python (Debian/Ubuntu: apt-get install python3-full)",
         ) from None
-    return "data files: " + ", ".join(sizes) + ", standard-library sources"
+    return "data files: " + ", ".join(sizes) + ", standard-library sources, 20 notebooks"
 
 
 def check_training() -> str:
@@ -305,6 +314,20 @@ def all_checks(cache_setting: str | None = None) -> list[tuple[str, Callable[[],
     return checks
 
 
+def _installed(distribution: str) -> bool:
+    try:
+        return bool(metadata.version(distribution))
+    except metadata.PackageNotFoundError:
+        return False
+
+
+def _version() -> str:
+    try:
+        return metadata.version(DISTRIBUTION)
+    except metadata.PackageNotFoundError:
+        return "(not installed)"
+
+
 def _not_installed() -> str:
     raise CheckFailed(
         f"the {DISTRIBUTION} package is not installed in this Python", reinstall_fix()
@@ -334,7 +357,7 @@ def main(stream=None) -> int:
         tempfile.TemporaryDirectory(prefix="bpe-workshop-check-") as scratch,
         mock.patch.dict(os.environ, {"TIKTOKEN_CACHE_DIR": scratch}),  # restored after
     ):
-        print(f"bpe-workshop set-up check ({sys.executable})", file=stream)
+        print(f"{DISTRIBUTION} {_version()} set-up check ({sys.executable})", file=stream)
         for name, check in all_checks(saved):
             result = run_one(name, check)
             print(f"{good if result.ok else bad} {result.detail}", file=stream, flush=True)

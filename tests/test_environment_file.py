@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # environment.yml must use conda-forge's spelling
 CONDA_FORGE_NAMES = {"jupyterlab-widgets": "jupyterlab_widgets",
                      "jupyterlab-rise": "jupyterlab_rise",
-                     "playwright": "playwright-python"}
+                     "playwright": "playwright-python", "build": "python-build"}
 
 
 def requirement_name(requirement: str) -> str:

@@ -69,7 +69,7 @@ def copy_series(folder: Path) -> list[str]:
         lines.append(f"Copied {len(new) - solutions} notebooks and {solutions} solutions into "
                      f"{folder}.")
     if updated:
-        lines.append(f"Updated {len(updated)} notebooks you had not changed: {', '.join(updated)}.")
+        lines.append(f"Updated, since you had not changed them: {', '.join(updated)}.")
     for path in beside:
         lines.append(f"{path.name}: this release's version of a notebook you changed, beside "
                      "yours (yours is untouched).")
