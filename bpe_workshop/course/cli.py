@@ -19,7 +19,7 @@ from importlib import metadata
 from pathlib import Path
 
 from bpe_workshop import check as setup_check
-from bpe_workshop.course import wheelhouse
+from bpe_workshop.course import hub, wheelhouse
 from bpe_workshop.course.series import FIRST, copy_series, reset_notebook
 
 
@@ -39,6 +39,7 @@ def main(argv: list[str] | None = None) -> int:
                     "encodings, the data and a tiny training run; exit 1 if anything failed.",
     ).set_defaults(run=lambda args: setup_check.main())
     wheelhouse.register(subparsers)
+    hub.register(subparsers)
     args, extra = parser.parse_known_args(argv)
     if extra and not getattr(args, "takes_extra", False):
         parser.error(f"unrecognized arguments: {' '.join(extra)}")

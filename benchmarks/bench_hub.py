@@ -1,0 +1,306 @@
+"""A room under load: N simulated attendees on one ``bpe-workshop hub``, all at once.
+
+    sudo .venv/bin/python benchmarks/bench_hub.py --users 20
+
+starts the hub on 127.0.0.1 (a free port, homes in a fresh folder under /tmp, the attendees'
+environment in /opt/bpe-workshop, made on first use), then N threads each play one attendee:
+log in through the hub's own login page (HTTP form, like a browser), ask for their server, start
+a kernel and run every code cell of notebook 04 through the Jupyter kernel protocol (the
+server's REST API and the kernel's websocket). It prints spawn time (login to a server that
+answers) and cell latency (request to reply) as p50/p95, the peak memory of each attendee's
+processes (server and kernel) and of all of them together, sampled every half second, and
+every error. The accounts it made (``bench-01``...) and their homes are removed at the end.
+
+The same client drives the tests (``tests/course/test_hub.py``): ``Hub`` starts and stops the
+command, ``Attendee`` logs in, spawns and runs code. Needs root and configurable-http-proxy.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import pwd
+import re
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import uuid
+from pathlib import Path
+
+import psutil
+import requests
+import websocket
+
+from bpe_workshop.course.series import release_files
+
+
+class Hub:
+    """``bpe-workshop hub`` on 127.0.0.1 in a subprocess, its output in ``log``."""
+
+    def __init__(self, homes: Path, *options: str, env: Path = Path("/opt/bpe-workshop")):
+        self.homes, self.log = homes, homes.parent / f"{homes.name}-hub.log"
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        with open(self.log, "ab") as log:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "bpe_workshop", "hub", "--ip", "127.0.0.1", "--port",
+                 str(self.port), "--homes", str(homes), "--env", str(env), *options],
+                stdout=log, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + 900  # the first start installs the attendees' Python
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"the hub stopped: {self.log.read_text()[-3000:]}")
+            try:
+                if requests.get(f"{self.url}/hub/login", timeout=5).status_code == 200:
+                    return
+            except requests.ConnectionError:
+                pass
+            time.sleep(0.5)
+        self.stop()
+        raise RuntimeError(f"the hub did not answer: {self.log.read_text()[-3000:]}")
+
+    def printed(self, label: str) -> str:
+        """The word after ``label`` in what the hub printed (e.g. ``password``)."""
+        return re.findall(rf"{label} (\S+?);?$", self.log.read_text(), re.MULTILINE)[-1]
+
+    def stop(self) -> None:
+        """SIGTERM, as Ctrl-C would: JupyterHub stops every server and the proxy, then itself."""
+        self.process.send_signal(signal.SIGTERM)
+        try:
+            self.process.wait(timeout=120)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+
+
+class Attendee:
+    """One person in the room: a browser's cookies, then a token for the server's API."""
+
+    def __init__(self, hub_url: str, name: str, password: str):
+        self.hub, self.name, self.password = hub_url, name, password
+        self.session, self.token = requests.Session(), None
+
+    def login(self) -> bool:
+        """Fill in the hub's login form; True when the hub let us in."""
+        self.session.get(f"{self.hub}/hub/login", timeout=60).raise_for_status()
+        answer = self.session.post(f"{self.hub}/hub/login", allow_redirects=False, timeout=120,
+                                   data={"username": self.name, "password": self.password,
+                                         "_xsrf": self.session.cookies.get("_xsrf", "")})
+        return answer.status_code == 302
+
+    def hub_api(self, method: str, path: str, **options) -> requests.Response:
+        headers = ({"Authorization": f"token {self.token}"} if self.token else
+                   {"X-XSRFToken": self.session.cookies.get("_xsrf", "")})
+        return self.session.request(method, f"{self.hub}/hub/api{path}", headers=headers,
+                                    timeout=120, **options)
+
+    def spawn(self, timeout: float = 900) -> None:
+        """Ask for this attendee's server and wait until it answers; then get an API token."""
+        if self.token is None:
+            answer = self.hub_api("POST", f"/users/{self.name}/tokens", json={"note": "room"})
+            answer.raise_for_status()
+            self.token = answer.json()["token"]
+        started = self.hub_api("POST", f"/users/{self.name}/server")
+        if started.status_code not in (201, 202, 400):  # 400: already running
+            raise RuntimeError(f"{self.name}: spawn refused, {started.status_code} "
+                               f"{started.text[:300]}")
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            server = self.hub_api("GET", f"/users/{self.name}").json()["servers"].get("", {})
+            if server.get("ready"):
+                return
+            if not server.get("pending"):
+                raise RuntimeError(f"{self.name}: the server failed to start")
+            time.sleep(0.5)
+        raise RuntimeError(f"{self.name}: no server after {timeout:.0f} s")
+
+    def server_api(self, method: str, path: str, user: str | None = None, **options):
+        """A call to a single-user server's REST API (this attendee's, or ``user``'s)."""
+        return requests.request(method, f"{self.hub}/user/{user or self.name}/api{path}",
+                                headers={"Authorization": f"token {self.token}"}, timeout=120,
+                                **options)
+
+    def kernel(self) -> Kernel:
+        answer = self.server_api("POST", "/kernels", json={"name": "python3"})
+        answer.raise_for_status()
+        ws_url = self.hub.replace("http", "ws", 1)
+        return Kernel(f"{ws_url}/user/{self.name}/api/kernels/{answer.json()['id']}/channels",
+                      self.token)
+
+
+class Kernel:
+    """A kernel's websocket: send code, collect its output until the kernel is idle again."""
+
+    def __init__(self, url: str, token: str):
+        self.socket = websocket.create_connection(url, timeout=600,
+                                                  header=[f"Authorization: token {token}"])
+        self.session = uuid.uuid4().hex
+
+    def run(self, code: str, timeout: float = 600) -> dict:
+        """Run ``code``; {"status": "ok"/"error", "ename", "output", "seconds"}."""
+        msg_id, started = uuid.uuid4().hex, time.perf_counter()
+        self.socket.send(json.dumps({
+            "header": {"msg_id": msg_id, "msg_type": "execute_request", "username": "room",
+                       "session": self.session, "date": "", "version": "5.3"},
+            "parent_header": {}, "metadata": {}, "channel": "shell", "buffers": [],
+            "content": {"code": code, "silent": False, "store_history": True,
+                        "user_expressions": {}, "allow_stdin": False, "stop_on_error": True}}))
+        reply, idle, output = None, False, []
+        deadline = time.monotonic() + timeout
+        while reply is None or not idle:
+            self.socket.settimeout(max(0.1, deadline - time.monotonic()))
+            frame = self.socket.recv()
+            if not isinstance(frame, str):
+                continue  # a binary frame: widget buffers
+            message = json.loads(frame)
+            if message["parent_header"].get("msg_id") != msg_id:
+                continue
+            kind, content = message["header"]["msg_type"], message["content"]
+            if kind == "execute_reply":
+                reply = content
+            elif kind == "status":
+                idle = content["execution_state"] == "idle"
+            elif kind == "stream":
+                output.append(content["text"])
+            elif kind == "error":
+                output.append(f"{content['ename']}: {content['evalue']}")
+            elif kind in ("execute_result", "display_data"):
+                output.append(content["data"].get("text/plain", ""))
+        return {"status": reply["status"], "ename": reply.get("ename"),
+                "output": "".join(output), "seconds": time.perf_counter() - started}
+
+    def close(self) -> None:
+        self.socket.close()
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def remove_accounts(names: list[str]) -> None:
+    """End what is left of these accounts' processes (by id), then delete the accounts."""
+    for name in names:
+        try:
+            uid = pwd.getpwnam(name).pw_uid
+        except KeyError:
+            continue
+        left = [p for p in psutil.process_iter(["uids"]) if p.info["uids"].real == uid]
+        for process in left:
+            process.kill()
+        psutil.wait_procs(left, timeout=10)
+        subprocess.run(["userdel", name], check=False, capture_output=True)
+
+
+def notebook_code(name: str = "04_byte_level_bpe.ipynb") -> list[str]:
+    cells = json.loads(release_files()[name].read_text(encoding="utf-8"))["cells"]
+    return ["".join(cell["source"]) for cell in cells if cell["cell_type"] == "code"]
+
+
+class MemorySampler(threading.Thread):
+    """Every half second: resident memory of each named account's processes, and the peaks."""
+
+    def __init__(self, names: list[str]):
+        super().__init__(daemon=True)
+        self.names, self.peak, self.peak_total = set(names), dict.fromkeys(names, 0), 0
+        self.done = threading.Event()
+
+    def run(self) -> None:
+        while not self.done.wait(0.5):
+            now = dict.fromkeys(self.names, 0)
+            for process in psutil.process_iter(["username", "memory_info"]):
+                if process.info["username"] in now and process.info["memory_info"]:
+                    now[process.info["username"]] += process.info["memory_info"].rss
+            for name, rss in now.items():
+                self.peak[name] = max(self.peak[name], rss)
+            self.peak_total = max(self.peak_total, sum(now.values()))
+
+
+def play(hub: Hub, name: str, password: str, cells: list[str], start: threading.Barrier,
+         results: dict) -> None:
+    """One attendee's morning: log in, get a server, run notebook 04; errors are recorded."""
+    attendee, record = Attendee(hub.url, name, password), results[name]
+    start.wait()
+    began = time.perf_counter()
+    try:
+        if not attendee.login():
+            raise RuntimeError("login refused")
+        attendee.spawn()
+        attendee.server_api("GET", "/status").raise_for_status()
+        record["spawn"] = time.perf_counter() - began
+        kernel = attendee.kernel()
+        for number, code in enumerate(cells, 1):
+            cell = kernel.run(code)
+            record["cells"].append(cell["seconds"])
+            if cell["status"] != "ok":
+                record["errors"].append(f"cell {number}: {cell['output'][-300:]}")
+        kernel.close()
+    except Exception as err:  # every failure is a finding: print it, keep the others going
+        record["errors"].append(f"{type(err).__name__}: {err}")
+
+
+def percentiles(values: list[float]) -> str:
+    if len(values) < 2:
+        return "n/a"
+    cuts = statistics.quantiles(values, n=20)  # 5% steps: cuts[9] is p50, cuts[18] p95
+    return f"{cuts[9]:.2f} / {cuts[18]:.2f}"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--users", type=int, default=5, help="attendees at once (default 5)")
+    parser.add_argument("--env", type=Path, default=Path("/opt/bpe-workshop"))
+    args = parser.parse_args()
+    if os.geteuid() != 0:
+        print("bench_hub: skipped, it needs root (the hub makes one account per attendee)")
+        return 0
+    names = [f"bench-{number:02}" for number in range(1, args.users + 1)]
+    cells, password = notebook_code(), "bench-" + uuid.uuid4().hex[:8]
+    room = Path(tempfile.mkdtemp(prefix="bench-hub-"))
+    room.chmod(0o711)
+    hub = Hub(room / "homes", "--password", password, "--max-users", str(args.users),
+              env=args.env)
+    sampler = MemorySampler(names)
+    results = {name: {"spawn": None, "cells": [], "errors": []} for name in names}
+    try:
+        sampler.start()
+        start = threading.Barrier(len(names))
+        threads = [threading.Thread(target=play, args=(hub, name, password, cells, start,
+                                                       results)) for name in names]
+        began = time.perf_counter()
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        wall = time.perf_counter() - began
+    finally:
+        sampler.done.set()
+        hub.stop()
+        remove_accounts(names)
+        subprocess.run(["rm", "-rf", str(room)], check=False)
+    spawns = [r["spawn"] for r in results.values() if r["spawn"] is not None]
+    latencies = [seconds for r in results.values() for seconds in r["cells"]]
+    errors = [f"{name}: {error}" for name, r in results.items() for error in r["errors"]]
+    per_attendee = sorted(sampler.peak.values())
+    print(f"{args.users} attendees, notebook 04 ({len(cells)} code cells each), "
+          f"{os.cpu_count()} cores, {wall:.0f} s in all")
+    print(f"  spawn time p50 / p95      {percentiles(spawns)} s ({len(spawns)} servers)")
+    print(f"  cell latency p50 / p95    {percentiles(latencies)} s ({len(latencies)} cells)")
+    print(f"  peak memory per attendee  {per_attendee[len(per_attendee) // 2] / 2**20:.0f} MB "
+          f"median, {per_attendee[-1] / 2**20:.0f} MB max")
+    print(f"  peak memory in all        {sampler.peak_total / 2**30:.2f} GB")
+    print(f"  errors                    {len(errors)}")
+    for error in errors:
+        print(f"    {error}")
+    return 1 if errors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
