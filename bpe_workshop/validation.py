@@ -15,6 +15,40 @@ from typing import Any
 _NO_EXAMPLE = object()
 
 
+class ReadOnlyDict(dict):
+    """A dict that refuses every change, saying how to get the changed object (``fix``).
+
+    A tokenizer shows its tables through these, so a learner's edit cannot half-change it.
+
+    >>> merges = ReadOnlyDict({(97, 98): 256}, fix="use tok.with_merges(new_merges)")
+    >>> merges[(98, 99)] = 257
+    Traceback (most recent call last):
+    ...
+    TypeError: this table is read-only; use tok.with_merges(new_merges)
+    >>> dict(merges) | {(98, 99): 257}  # a changed copy is an ordinary dict
+    {(97, 98): 256, (98, 99): 257}
+    """
+
+    def __init__(self, items: Any = (), fix: str = "copy it first, e.g. dict(table)"):
+        super().__init__(items)
+        self.fix = fix
+
+    def _refuse(self, *args: Any, **kwargs: Any):
+        raise TypeError(f"this table is read-only; {self.fix}")
+
+    __setitem__ = __delitem__ = __ior__ = clear = pop = popitem = setdefault = update = _refuse
+
+    def __reduce__(self):  # copy, deepcopy and pickle give an ordinary dict
+        return dict, (dict(self),)
+
+
+def read_only(name: str, fix: str) -> property:
+    """A property showing ``self._<name>``; setting or deleting it raises, saying ``fix``."""
+    def refuse(self, *value: Any):
+        raise AttributeError(f"{name} cannot be changed in place; {fix}")
+    return property(operator.attrgetter("_" + name), refuse, refuse, f"read-only; {fix}")
+
+
 def describe(value: Any) -> str:
     """How a wrong value is named in a message: its type, then a short repr.
 

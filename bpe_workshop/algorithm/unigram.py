@@ -5,13 +5,18 @@ every way to cut a word: spaces become ``▁`` with one in front (``▁hi▁you`
 ``▁`` only at its start; the **lattice** (:meth:`lattice`) holds every piece matching at every
 position; **Viterbi** (:meth:`viterbi`) takes the path with the largest sum of log-probabilities
 (sums in 32-bit floats, an unknown run scored ``min_score - 10``, the first best path winning a
-tie, as in sentencepiece). Training: frequent substrings, then EM rounds and pruning of the
-pieces whose loss costs the likelihood least. Left out: sampling, byte fallback.
+tie, as in sentencepiece). No piece crosses a ``▁`` (it would have to hold one inside), so every
+path passes each ``▁``: Viterbi runs word by word, carrying the score, and a trie gives the
+pieces starting at a position: time linear in the text for a fixed vocabulary. Training:
+frequent substrings, then EM rounds and pruning of the pieces whose loss costs the likelihood
+least. Left out: sampling, byte fallback.
 """
 
 from __future__ import annotations
 
 import math
+import numbers
+import warnings
 from array import array
 from collections import Counter
 
@@ -20,11 +25,53 @@ from bpe_workshop.validation import describe, require_int, require_str
 WORD_MARK = "▁"
 UNK_PENALTY = 10.0  # an unknown character scores this much below the least likely piece
 MAX_PIECE_LENGTH = 16  # characters, as sentencepiece's default
+MAX_TRAINING_WORD = 4192  # longer words are left out of training (sentencepiece's sentence cap)
+NO_WORDS = "text has no words to train on; pass some text with non-space characters"
+_F32 = array("f", [0.0])  # one 32-bit float: storing into it rounds
 
 
 def f32(x: float) -> float:
     """``x`` rounded to a 32-bit float, the precision sentencepiece adds scores in."""
-    return array("f", [x])[0]
+    _F32[0] = x
+    return _F32[0]
+
+
+def short_words(words: list[str], limit: int, why: str) -> list[str]:
+    """The ``words`` of at most ``limit`` characters, to train on; leaving others out warns,
+    saying ``why`` (a ValueError if no word is left, or if there was none).
+
+    >>> short_words(["abc"], 2, "keep them short")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: text has no words short enough to train on: 1 word(s) longer than 2 ... short
+    """
+    if not words:
+        raise ValueError(NO_WORDS)
+    kept = [word for word in words if len(word) <= limit]
+    if len(kept) < len(words):
+        longest = max(map(len, words))
+        note = (f"{len(words) - len(kept):,} word(s) longer than {limit:,} characters left out "
+                f"(the longest: {longest:,}): {why}")
+        if not kept:
+            raise ValueError(f"text has no words short enough to train on: {note}")
+        warnings.warn(note, stacklevel=3)
+    return kept
+
+
+def trie(pieces: dict[str, object]) -> dict:
+    """Non-empty pieces as nested dicts: char -> [the value of the piece ending here or None,
+    the dict of the next characters].
+
+    >>> trie({"ab": 1, "a": 2})
+    {'a': [2, {'b': [1, {}]}]}
+    """
+    root = {}
+    for piece, value in pieces.items():
+        node = root
+        for char in piece[:-1]:
+            node = node.setdefault(char, [None, {}])[1]
+        node.setdefault(piece[-1], [None, {}])[0] = value
+    return root
 
 
 def normalize(text: str) -> str:
@@ -53,16 +100,24 @@ class Unigram:
         self.scores = {}  # piece -> log probability (a 32-bit float, as sentencepiece keeps it)
         for item in pieces:
             if not (isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], str)
-                    and item[0] and isinstance(item[1], (int, float))):
+                    and item[0] and isinstance(item[1], numbers.Real)
+                    and not isinstance(item[1], bool)):
                 raise TypeError(f"each piece must be a (non-empty str, number) pair such as "
                                 f"('▁the', -3.2), got {describe(item)}")
-            if item[0] in self.scores:
-                raise ValueError(f"the piece {item[0]!r} is given twice; keep one")
-            self.scores[item[0]] = f32(item[1])
+            piece, score = item[0], f32(float(item[1]))
+            if not -math.inf < score <= 0:  # NaN fails too
+                raise ValueError(f"the score of {piece!r} must be a log probability: a finite "
+                                 f"number at most 0 (a probability is at most 1), e.g. -3.2, got "
+                                 f"{item[1]!r}")
+            if piece in self.scores:
+                raise ValueError(f"the piece {piece!r} is given twice; keep one")
+            self.scores[piece] = score
         if not self.scores:
             raise ValueError("pieces must not be empty: give at least one (piece, score) pair")
         self.unk_score = f32(min(self.scores.values()) - UNK_PENALTY)
-        self.longest = max(map(len, self.scores))
+        self._trie = trie(self.scores)
+        # split at each ▁ unless some piece holds one inside (then no path need pass it)
+        self._by_word = not any(WORD_MARK in piece[1:] for piece in self.scores)
 
     @property
     def pieces(self) -> list[tuple[str, float]]:
@@ -76,10 +131,20 @@ class Unigram:
         [(0, 1, '▁', -3.0), (0, 2, '▁a', -1.0), (1, 2, 'a', -2.0)]
         """
         chars = normalize(require_str(text, "text"))
-        return [(start, end, chars[start:end], self.scores[chars[start:end]])
-                for start in range(len(chars))
-                for end in range(start + 1, min(len(chars), start + self.longest) + 1)
-                if chars[start:end] in self.scores]
+        return [(start, end, chars[start:end], score) for start, end, score in self._edges(chars)]
+
+    def _edges(self, chars: str) -> list[tuple[int, int, float]]:
+        """``(start, end, score)`` of every piece in ``chars``, by start, then end: a trie walk."""
+        edges = []
+        for start in range(len(chars)):
+            node = self._trie
+            for end in range(start, len(chars)):
+                score, node = node.get(chars[end], (None, None))
+                if node is None:
+                    break
+                if score is not None:
+                    edges.append((start, end + 1, score))
+        return edges
 
     def viterbi(self, text: str) -> tuple[list[str], float]:
         """The best segmentation of the normalised text and its total log probability.
@@ -90,36 +155,54 @@ class Unigram:
         return self._segment(normalize(require_str(text, "text")))
 
     def _segment(self, chars: str, without: str | None = None) -> tuple[list[str], float]:
-        """Viterbi over ``chars`` as given (already normalised), optionally ``without`` a piece."""
-        # best[end] = (score of the best path ending at end, where its last piece starts, unknown?)
-        best: list[tuple[float, int, bool] | None] = [None] * (len(chars) + 1)
-        best[0] = (0.0, -1, False)
-        for start in range(len(chars)):
-            here = best[start][0]
-            covered = False  # is there a one-character piece at start?
-            for end in range(start + 1, min(len(chars), start + self.longest) + 1):
-                score = self.scores.get(chars[start:end])
-                if score is not None and chars[start:end] != without:
-                    covered = covered or end == start + 1
-                    self._offer(best, end, f32(here + score), start, unknown=False)
-            if not covered:
-                self._offer(best, start + 1, f32(here + self.unk_score), start, unknown=True)
-        pieces, end = [], len(chars)
-        while end > 0:  # walk back, joining runs of unknown characters into one piece
-            _, start, unknown = best[end]
-            if unknown and pieces and pieces[-1][1]:
-                pieces[-1] = (chars[start:end] + pieces[-1][0], True)
-            else:
-                pieces.append((chars[start:end], unknown))
-            end = start
-        return [piece for piece, _ in reversed(pieces)], best[len(chars)][0]
+        """Viterbi over ``chars`` as given (already normalised), optionally ``without`` a piece:
+        word by word, each word's paths starting from the score the words before it reached."""
+        cuts = [0]  # where the words start: at each ▁
+        while self._by_word and (cut := chars.find(WORD_MARK, cuts[-1] + 1)) > 0:
+            cuts.append(cut)
+        cuts.append(len(chars))
+        pieces, total, unknown = [], 0.0, False  # the pieces so far, their score, last unknown?
+        for first, last in zip(cuts, cuts[1:]):
+            total, unknown = self._viterbi(chars[first:last], total, without, pieces, unknown)
+        return pieces, total
 
-    @staticmethod
-    def _offer(best, end, score, start, unknown):
-        # subtle: strictly greater, so of equal paths the first one found stays, as in
-        # sentencepiece (earlier start first, then shorter piece first)
-        if best[end] is None or score > best[end][0]:
-            best[end] = (score, start, unknown)
+    def _viterbi(self, word: str, total: float, without: str | None, pieces: list[str],
+                 joins: bool) -> tuple[float, bool]:
+        """Append the best path through ``word`` to ``pieces``, joining runs of unknown
+        characters (the first to the last piece if ``joins``); return its score, unknown end?"""
+        n, rounded = len(word), _F32
+        best = [total] + [-math.inf] * n  # best[end]: the score of the best path ending at end
+        back = [0] * (n + 1)  # where its last piece starts; ~start for an unknown character
+        for start in range(n):
+            here, covered, node = best[start], False, self._trie  # covered: a 1-character piece?
+            for end in range(start + 1, n + 1):
+                entry = node.get(word[end - 1])
+                if entry is None:
+                    break
+                score, node = entry
+                if score is not None and (without is None or word[start:end] != without):
+                    covered = covered or end == start + 1
+                    rounded[0] = here + score
+                    # subtle: strictly greater, so of equal paths the first one found stays, as
+                    # in sentencepiece (earlier start first, then shorter piece first)
+                    if rounded[0] > best[end]:
+                        best[end], back[end] = rounded[0], start
+            if not covered:
+                rounded[0] = here + self.unk_score
+                if rounded[0] > best[start + 1]:
+                    best[start + 1], back[start + 1] = rounded[0], ~start
+        path, end = [], n
+        while end > 0:  # walk back
+            start = back[end]
+            path.append((word[max(start, ~start):end], start < 0))
+            end = max(start, ~start)
+        for piece, unknown in reversed(path):
+            if unknown and joins:
+                pieces[-1] += piece
+            else:
+                pieces.append(piece)
+            joins = unknown
+        return best[n], joins
 
     def tokenize(self, text: str) -> list[str]:
         """The pieces of the best segmentation of ``text`` (see :meth:`viterbi`)."""
@@ -138,7 +221,10 @@ class Unigram:
         (20, ['▁lowest'])
         """
         require_str(text, "text")
-        words = Counter(WORD_MARK + word for word in text.split())
+        # the lattice of a word costs its length times the pieces in it
+        words = Counter(WORD_MARK + word for word in short_words(
+            text.split(), MAX_TRAINING_WORD, "Unigram learns pieces from words, so a text to "
+            "learn from needs spaces between its words"))
         alphabet = {char for word in words for char in word}
         vocab_size = require_int(vocab_size, "vocab_size", minimum=len(alphabet) + 1,
                                  example=1000, why="every character, plus one more piece")
@@ -178,9 +264,7 @@ class Unigram:
         expected = dict.fromkeys(self.scores, 0.0)
         likelihood = 0.0
         for word, n in words.items():
-            edges = [(s, e, word[s:e]) for s in range(len(word))
-                     for e in range(s + 1, min(len(word), s + self.longest) + 1)
-                     if word[s:e] in self.scores]
+            edges = [(s, e, word[s:e]) for s, e, _ in self._edges(word)]
             alpha = [-math.inf] * (len(word) + 1)
             beta = [-math.inf] * (len(word) + 1)
             alpha[0] = beta[len(word)] = 0.0

@@ -16,7 +16,10 @@ from collections import Counter, defaultdict
 from collections.abc import Collection
 
 from bpe_workshop.algorithm.textbook import merge
+from bpe_workshop.algorithm.unigram import short_words, trie
 from bpe_workshop.validation import describe, require_int, require_str
+
+MAX_WORD_LENGTH = 10_000  # characters; the cut is linear in the word (a trie walk from each start)
 
 
 def is_punctuation(char: str) -> bool:
@@ -53,10 +56,10 @@ class WordPiece:
     """A WordPiece tokenizer over a fixed vocabulary.
 
     ``vocab``: a list of pieces (ids in its order), a set, or a dict piece -> id (BERT's
-    ``vocab.txt``). ``unk_token`` stands for a word no pieces cover, or one over
-    ``max_word_length`` characters.
+    ``vocab.txt``). ``unk_token``, which the vocabulary must hold, stands for a word no pieces
+    cover, or one over ``max_word_length`` characters (at most ``MAX_WORD_LENGTH``).
 
-    >>> wp = WordPiece(["un", "aff", "##aff", "##able", "a", "##b", "!"])
+    >>> wp = WordPiece(["un", "aff", "##aff", "##able", "a", "##b", "!", "[UNK]"])
     >>> wp.tokenize("unaffable affable!")
     ['un', '##aff', '##able', 'aff', '##able', '!']
     >>> wp.tokenize("ab abc")  # 'c' is not in the vocabulary: the whole word is lost
@@ -73,9 +76,16 @@ class WordPiece:
         self.vocab = dict(vocab) if isinstance(vocab, dict) else dict(
             (piece, i) for i, piece in enumerate(dict.fromkeys(vocab)))
         self.unk_token = require_str(unk_token, "unk_token", hint="pass e.g. unk_token='[UNK]'")
+        if unk_token not in self.vocab:
+            raise ValueError(f"vocab must hold the unknown token {unk_token!r}, which stands for "
+                             f"a word no pieces cover; add it, e.g. vocab=[..., {unk_token!r}]")
         self.prefix = require_str(prefix, "prefix", hint="pass e.g. prefix='##'")
         self.max_word_length = require_int(max_word_length, "max_word_length", minimum=0,
-                                           example=100)
+                                           maximum=MAX_WORD_LENGTH, example=100)
+        # the pieces that may start a word (any), and those after the first (prefix dropped)
+        self._first = trie(dict.fromkeys(filter(None, self.vocab), True))
+        self._rest = trie(dict.fromkeys((piece[len(prefix):] for piece in self.vocab
+                                         if piece.startswith(prefix) and piece != prefix), True))
 
     def __repr__(self) -> str:
         return f"WordPiece(<{len(self.vocab)} pieces>, unk_token={self.unk_token!r})"
@@ -88,7 +98,7 @@ class WordPiece:
     def tokenize_word(self, word: str) -> list[str]:
         """Greedy longest match from the left; ``[unk_token]`` if some part cannot be matched.
 
-        >>> WordPiece(["play", "##ing", "##in", "##g"]).tokenize_word("playing")
+        >>> WordPiece(["play", "##ing", "##in", "##g", "[UNK]"]).tokenize_word("playing")
         ['play', '##ing']
         """
         require_str(word, "word")
@@ -96,13 +106,16 @@ class WordPiece:
             return [self.unk_token]
         pieces, start = [], 0
         while start < len(word):
-            for end in range(len(word), start, -1):  # the longest candidate first
-                piece = word[start:end] if start == 0 else self.prefix + word[start:end]
-                if piece in self.vocab:
+            node, end = self._first if start == 0 else self._rest, start
+            for i in range(start, len(word)):  # walk the trie: the last piece seen is the longest
+                found, node = node.get(word[i], (None, None))
+                if node is None:
                     break
-            else:  # no piece starts here, not even one character
+                if found:
+                    end = i + 1
+            if end == start:  # no piece starts here, not even one character
                 return [self.unk_token]
-            pieces.append(piece)
+            pieces.append(word[:end] if start == 0 else self.prefix + word[start:end])
             start = end
         return pieces
 
@@ -117,6 +130,7 @@ class WordPiece:
         together, score 1), so with ``frequent_first`` only pairs seen ``floor`` times compete,
         ``floor`` starting at the top count and halving when no pair reaches it: on held-out
         prose as few pieces as Hugging Face's trainer (the score alone: 1.6 to 1.9 times).
+        Words over 100 characters are left out, with a warning.
 
         >>> text = "hug " * 10 + "pug " * 5 + "pun " * 12 + "bun " * 4 + "hugs " * 5
         >>> list(WordPiece.train(text, 15, frequent_first=False).vocab)[12:]  # the score alone
@@ -126,7 +140,8 @@ class WordPiece:
         """
         require_str(text, "text")
         require_int(vocab_size, "vocab_size", minimum=1, example=1000)
-        word_counts = Counter(split_words(text))
+        word_counts = Counter(short_words(split_words(text), 100, "WordPiece cuts a longer "
+                                          "word as one [UNK] anyway (max_word_length=100)"))
         splits = {word: [word[0]] + [prefix + c for c in word[1:]] for word in word_counts}
         vocab = dict.fromkeys([unk_token, *sorted({c for w in word_counts for c in w}),
                                *sorted({s for split in splits.values() for s in split[1:]})])

@@ -17,6 +17,7 @@ import functools
 import sysconfig
 from pathlib import Path
 
+from bpe_workshop.files.text_file import read_guarded
 from bpe_workshop.validation import require_int, require_number, require_str
 
 # Folder names skipped anywhere under the standard library directory: installed third-party
@@ -87,6 +88,9 @@ _BOMS = [(codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"),
          (codecs.BOM_UTF16_BE, "utf-16")]
 
 
+MAX_TEXT_BYTES = 2**30  # 1 GiB: pure-Python training takes minutes per 10 MB already
+
+
 def read_text_file(path: str | Path) -> str:
     """The text of a learner's own file (notebook 07): UTF-8, or UTF-16/32 with a byte order mark.
 
@@ -106,10 +110,7 @@ def read_text_file(path: str | Path) -> str:
     >>> folder.cleanup()
     """
     path = Path(path).expanduser()
-    if path.exists() and not path.is_file():  # reading a pipe would wait forever
-        raise ValueError(f"{str(path)!r} is not a file (a folder, a pipe or a device); set "
-                         "MY_FILE to a text file")
-    data = path.read_bytes()
+    data = read_guarded(path, "a text to train on", MAX_TEXT_BYTES, "set MY_FILE to a text file")
     if not data:
         raise ValueError(f"{path.name} is empty: there is nothing to train on; set MY_FILE to a "
                          "file with some text in it")

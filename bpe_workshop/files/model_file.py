@@ -8,7 +8,9 @@ byte-level ``.model`` (:func:`save_byte_level` prints one): the pattern, ``byte-
 ...; the ``.vocab`` beside it is for people (:func:`vocab_text`). The word-level file
 (:func:`save_word_level`): the alphabet, then ``["left", "right", count]`` per merge (release
 0.1.0's header ``bpe-workshop word-level 1`` still loads). Saving never destroys the previous
-model (:func:`_write_all`). Left out: byte-level training counts (not needed to encode).
+model (:func:`_write_all`), and writes only what loads back as the tokenizer saved
+(:func:`_check_reloads`); loading reads through ``text_file.read_guarded``. Left out:
+byte-level training counts (not needed to encode).
 """
 
 from __future__ import annotations
@@ -64,7 +66,7 @@ def save_byte_level(prefix: str | os.PathLike, *, merges: dict[Pair, int], patte
     """
     if list(merges.values()) != list(range(256, 256 + len(merges))):
         raise ValueError("only merges minting ids 256, 257, ... in order can be saved; "
-                         "renumber them first: tok = tok.renumbered()")
+                         "renumber them first (the same tokens, new ids): tok = tok.renumbered()")
     base = _target(prefix, "prefix", "ByteLevelBPE.save", "models/my_tokenizer")
     base = base.with_name(base.name.removesuffix(".model"))
     model_path = base.with_name(base.name + ".model")
@@ -79,6 +81,9 @@ def save_byte_level(prefix: str | os.PathLike, *, merges: dict[Pair, int], patte
     lines.extend(f"{i} {json.dumps(text)}" for text, i in special_tokens.items())
     lines.append(f"merges {len(merges)}")
     lines.extend(f"{left} {right}" for left, right in merges)
+    _check_reloads(model_path, lines, _byte_level_data, {
+        "merges": merges, "pattern": pattern, "special_tokens": special_tokens,
+        "byte_ids": list(byte_ids)})
     # the .vocab first: should the second rename fail, the .model that loads is still the old
     _write_all([(vocab_path, vocab_text(merges, vocab, special_tokens)),
                 (model_path, "\n".join(lines) + "\n")])
@@ -116,7 +121,11 @@ def load_byte_level(path: str | os.PathLike) -> dict:
     ``special_tokens`` and ``byte_ids``. A line that does not parse raises ValueError naming
     file and line; the rules (byte ids, merge order, special token ids) are the constructor's.
     """
-    lines = TextLines.read(_model_path(path), "ByteLevelBPE.save")
+    return _byte_level_data(TextLines.read(_model_path(path), "ByteLevelBPE.save",
+                                           lambda head: _check_header(head, BYTE_LEVEL_HEADER)))
+
+
+def _byte_level_data(lines: TextLines) -> dict:
     _check_header(lines, BYTE_LEVEL_HEADER)
     rest = lines.keyword("pattern")
     pattern = None if rest == "none" else lines.string(rest)
@@ -169,6 +178,8 @@ def save_word_level(path: str | os.PathLike, *, alphabet: list[str], merges: lis
     _not_a_folder(path)
     lines = [WORD_LEVEL_HEADER, "alphabet " + json.dumps(list(alphabet)), f"merges {len(merges)}"]
     lines.extend(json.dumps([left, right, count]) for (left, right), count in zip(merges, counts))
+    _check_reloads(path, lines, _word_level_data, {
+        "alphabet": list(alphabet), "merges": list(merges), "counts": list(counts)})
     _write_all([(path, "\n".join(lines) + "\n")])  # json escapes all but ASCII
     return path
 
@@ -178,7 +189,12 @@ def load_word_level(path: str | os.PathLike) -> dict:
 
     A damaged file raises ValueError naming file and line.
     """
-    lines = TextLines.read(Path(path), "WordLevelBPE.save")
+    return _word_level_data(TextLines.read(
+        Path(path).expanduser(), "WordLevelBPE.save",
+        lambda head: _check_header(head, WORD_LEVEL_HEADER, old=OLD_WORD_LEVEL_HEADER)))
+
+
+def _word_level_data(lines: TextLines) -> dict:
     _check_header(lines, WORD_LEVEL_HEADER, old=OLD_WORD_LEVEL_HEADER)
     sorted_chars = "a sorted JSON list of distinct single characters"
     alphabet = lines.json(lines.keyword("alphabet"), sorted_chars)
@@ -210,6 +226,21 @@ def load_word_level(path: str | os.PathLike) -> dict:
 # ----- shared -------------------------------------------------------------------------------
 
 
+def _check_reloads(path: Path, lines: list[str], parse, expected: dict) -> None:
+    """Refuse to save a file that would not load back as ``expected`` (nothing written yet)."""
+    fix = "nothing was saved; a model file must load back as the tokenizer it holds"
+    try:
+        got = parse(TextLines(path, lines, "a save", fix))
+    except ValueError as err:
+        raise ValueError(f"{path} would not load back: {err}") from None
+    def ordered(value):  # dicts and lists compared in order: the lines keep it
+        return list(value.items()) if isinstance(value, dict) else value
+
+    for key, value in expected.items():
+        if ordered(value) != ordered(got[key]):
+            raise ValueError(f"{path} would load back with other {key}; {fix}")
+
+
 def _check_header(lines: TextLines, header: str, old: str | None = None) -> None:
     """The first line must be ``header`` (or the older spelling ``old``)."""
     line = lines.next("the header line")
@@ -235,12 +266,10 @@ def _model_path(path: str | os.PathLike) -> Path:
         raise ValueError(f"{path} is the vocabulary for people to read; load the model file "
                          f"{path.with_suffix('.model')} instead")
     candidates = [path] if path.suffix == ".model" else [path, path.with_name(path.name + ".model")]
-    for candidate in candidates:
-        if candidate.is_file():
+    # a file first; else a folder, a pipe or a device, which read_guarded refuses, saying so
+    for candidate in [c for c in candidates if c.is_file()] + candidates:
+        if candidate.exists():
             return candidate
-    if path.is_dir():
-        raise ValueError(f"{str(path)!r} is a folder; pass the model file inside it, "
-                         f"e.g. {str(path / 'tokenizer.model')!r}")
     raise FileNotFoundError(f"no model file {' or '.join(map(str, candidates))}; "
                             f"write one with ByteLevelBPE.save(prefix)")
 

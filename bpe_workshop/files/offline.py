@@ -224,20 +224,32 @@ def _tiktoken_ranks(name: str) -> dict[bytes, int]:
     return ranks
 
 
+def encoding_parts(name: str) -> tuple[dict[bytes, int], str, dict[str, int]]:
+    """The ranks (token bytes -> rank), pattern and special tokens of the encoding ``name`` (one
+    of ``OFFLINE_ENCODINGS``), new objects made from the shipped files: the caller's own, unlike
+    ``get_encoding(name)._mergeable_ranks``, which tiktoken shares with every caller.
+
+    >>> ranks, pattern, special = encoding_parts("gpt2")
+    >>> len(ranks), ranks[b" hello"], special
+    (50256, 23748, {'<|endoftext|>': 50256})
+    """
+    if name == "cl100k_base":
+        return _tiktoken_ranks(name), GPT4_PATTERN, {
+            openai_public.ENDOFTEXT: 100257, openai_public.FIM_PREFIX: 100258,
+            openai_public.FIM_MIDDLE: 100259, openai_public.FIM_SUFFIX: 100260,
+            openai_public.ENDOFPROMPT: 100276}
+    if name == "o200k_base":
+        return _tiktoken_ranks(name), O200K_PATTERN, {openai_public.ENDOFTEXT: 199999,
+                                                      openai_public.ENDOFPROMPT: 200018}
+    if name in ("gpt2", "r50k_base"):  # the same ranks, pattern and special token
+        return _gpt2_ranks(), TIKTOKEN_GPT2_PATTERN, {openai_public.ENDOFTEXT: 50256}
+    raise ValueError(f"the encodings shipped are {', '.join(OFFLINE_ENCODINGS)}, not {name!r}")
+
+
 def _in_memory(name: str) -> tiktoken.Encoding:
     """The encoding built from the shipped files in memory, once per process (lock held)."""
     if name not in _IN_MEMORY:
-        if name == "cl100k_base":
-            ranks, pattern = _tiktoken_ranks(name), GPT4_PATTERN
-            special = {openai_public.ENDOFTEXT: 100257, openai_public.FIM_PREFIX: 100258,
-                       openai_public.FIM_MIDDLE: 100259, openai_public.FIM_SUFFIX: 100260,
-                       openai_public.ENDOFPROMPT: 100276}
-        elif name == "o200k_base":
-            ranks, pattern = _tiktoken_ranks(name), O200K_PATTERN
-            special = {openai_public.ENDOFTEXT: 199999, openai_public.ENDOFPROMPT: 200018}
-        else:  # gpt2 and r50k_base: the same ranks, pattern and special token
-            ranks, pattern = _gpt2_ranks(), TIKTOKEN_GPT2_PATTERN
-            special = {openai_public.ENDOFTEXT: 50256}
+        ranks, pattern, special = encoding_parts(name)
         _IN_MEMORY[name] = tiktoken.Encoding(name, pat_str=pattern, mergeable_ranks=ranks,
                                              special_tokens=special)
     return _IN_MEMORY[name]

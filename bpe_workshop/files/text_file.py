@@ -8,11 +8,43 @@ ends, blank lines at the end). The formats: ``model_file``.
 from __future__ import annotations
 
 import json
+import os
 import re
+import stat
+from collections.abc import Callable
 from pathlib import Path
 
 _NUMBER = re.compile(r"[0-9]{1,18}")  # ASCII digits only; 18 keeps far clear of absurd sizes
-MAX_FILE_BYTES = 64 * 2**20  # read whole: 200,000 merges take about 3 MB
+MAX_FILE_BYTES = 64 * 2**20  # a model file's cap: 200,000 merges take about 3 MB
+HEAD_BYTES = 4096  # the first line is read alone, at most this much: headers are short
+
+
+def read_guarded(path: Path, what: str, max_bytes: int, fix: str,
+                 check_head: Callable[[bytes], None] | None = None) -> bytes:
+    """The bytes of ``path`` if it is a regular file of at most ``max_bytes``: every loader's guard.
+
+    A folder, a pipe (reading one waits forever) or a device (``/dev/zero`` never ends) is refused
+    without reading, as is a file over the cap; ``fix`` says what to pass instead. ``check_head``
+    sees the first line (at most ``HEAD_BYTES``) before the rest is read, and raises if the file
+    is not one it reads: a big junk file costs one line.
+    """
+    if path.is_dir():
+        raise ValueError(f"{str(path)!r} is not a file (a folder); {fix}")
+    # subtle: O_NONBLOCK, so that opening a pipe returns at once (it is refused just below)
+    with open(os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)), "rb") as file:
+        info = os.fstat(file.fileno())
+        if not stat.S_ISREG(info.st_mode):
+            raise ValueError(f"{str(path)!r} is not a file (a pipe, a device or a socket); {fix}")
+        if info.st_size > max_bytes:
+            raise ValueError(f"{path} is {info.st_size:,} bytes, more than {what} may be "
+                             f"({max_bytes:,}); {fix}")
+        data = file.readline(HEAD_BYTES)
+        if check_head is not None:
+            check_head(data)
+        data += file.read(max_bytes + 1 - len(data))  # bounded, should the file have grown
+    if len(data) > max_bytes:
+        raise ValueError(f"{path} grew past {max_bytes:,} bytes while it was read; {fix}")
+    return data
 
 
 class TextLines:
@@ -27,21 +59,31 @@ class TextLines:
     ValueError: toy.model, line 3: expected 2 whole numbers separated by spaces, got 'x'; this...
     """
 
-    def __init__(self, path: Path, lines: list[str], writer: str):
+    def __init__(self, path: Path, lines: list[str], writer: str, fix: str | None = None):
         self.path, self.lines, self.writer = path, lines, writer
         self.number = 0  # the number of the line read last (1-based), 0 before the first
+        # what an error says to do, unless it says something of its own
+        self.fix = fix or (f"this is not a valid model file written by {writer} "
+                           "(save the tokenizer again)")
 
     @classmethod
-    def read(cls, path: Path, writer: str) -> TextLines:
+    def read(cls, path: Path, writer: str, check_header: Callable[[TextLines], None]) -> TextLines:
         """The lines of the UTF-8 file ``path`` without line ends, a byte order mark or the final
-        newline; a file that is not UTF-8 is refused naming the line, a huge one unread."""
-        size = path.stat().st_size
-        if size > MAX_FILE_BYTES:  # refused before reading: a huge junk file costs nothing
-            raise ValueError(f"{path} is {size:,} bytes, more than a model file may be "
-                             f"({MAX_FILE_BYTES:,}): this is not a file written by {writer}")
-        data = path.read_bytes()
+        newline (:func:`read_guarded`: ``check_header`` sees line 1 before the rest is read);
+        a file that is not UTF-8 is refused naming the line."""
+        def check_head(head: bytes) -> None:  # a line cut at HEAD_BYTES may end mid-character
+            cut = len(head) == HEAD_BYTES and not head.endswith(b"\n")
+            check_header(cls.parse(path, head, writer, "replace" if cut else "strict"))
+
+        return cls.parse(path, read_guarded(path, "a model file", MAX_FILE_BYTES,
+                                            f"pass a model file written by {writer}",
+                                            check_head), writer)
+
+    @classmethod
+    def parse(cls, path: Path, data: bytes, writer: str, errors: str = "strict") -> TextLines:
+        """The lines of ``data``, the bytes of the file ``path`` (see :meth:`read`)."""
         try:
-            text = data.decode("utf-8")
+            text = data.decode("utf-8", errors)
         except UnicodeDecodeError as err:
             line = data[: err.start].count(b"\n") + 1
             raise ValueError(f"{path}, line {line}: not UTF-8 text (byte 0x{data[err.start]:02x}); "
@@ -54,9 +96,7 @@ class TextLines:
 
     def error(self, message: str, number: int | None = None, fix: str | None = None) -> ValueError:
         """A ValueError naming the file and line (the line read last unless ``number``)."""
-        if fix is None:
-            fix = (f"this is not a valid model file written by {self.writer} "
-                   "(save the tokenizer again)")
+        fix = self.fix if fix is None else fix
         where = f"{self.path}, line {self.number if number is None else number}"
         return ValueError(f"{where}: {message}; {fix}")
 

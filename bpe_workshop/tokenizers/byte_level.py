@@ -10,7 +10,7 @@ its input, once, and hands the work to ``algorithm`` (``textbook`` and its fast 
 from __future__ import annotations
 
 import warnings
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable, Collection, Iterable, Mapping
 from pathlib import Path
 
 from bpe_workshop.algorithm import encode_fast, textbook, train_fast
@@ -34,7 +34,9 @@ from bpe_workshop.algorithm.special_tokens import (
 from bpe_workshop.files import model_file
 from bpe_workshop.tokenizers import tiktoken_bridge
 from bpe_workshop.validation import (
+    ReadOnlyDict,
     describe,
+    read_only,
     require_callable,
     require_choice,
     require_ids,
@@ -46,12 +48,14 @@ Pair = tuple[int, int]
 
 _TRAINERS = {"fast": train_fast, "naive": textbook}  # the same merges, at different speeds
 MAX_VOCAB_BYTES = 2**26  # all tokens' bytes together; real models hold a few MB (o200k: 1.4)
+REMAKE = "make the tokenizer you want with tok.with_merges(new_merges)"
 
 
 class ByteLevelBPE:
     """A byte-level BPE tokenizer: merges, an optional split pattern and special tokens.
 
-    Build one with :meth:`train`, :meth:`load` or :meth:`from_tiktoken`.
+    Build one with :meth:`train`, :meth:`load` or :meth:`from_tiktoken`. Its tables are
+    read-only: :meth:`with_merges` makes a changed tokenizer, checked like a new one.
 
     >>> tok = ByteLevelBPE.train("aaabdaaabac", vocab_size=259)
     >>> tok.merges
@@ -70,25 +74,35 @@ class ByteLevelBPE:
         records: list[MergeRecord] | None = None,
         stop_message: str | None = None,
     ):
-        if merges is not None and not isinstance(merges, dict):
+        if merges is not None and not isinstance(merges, Mapping):
             raise TypeError(f"merges must be a dict from (left id, right id) to new id, e.g. "
                             f"{{(97, 98): 256}}, got {describe(merges)}")
-        self.merges = dict(merges or {})  # (left id, right id) -> new id, in merge order
+        # (left id, right id) -> new id, in merge order
+        self._merges = ReadOnlyDict(merges or {}, REMAKE)
         # a name from patterns.PATTERN_NAMES ("gpt4") becomes its regex
-        self.pattern = resolve_pattern(pattern)
+        self._pattern = resolve_pattern(pattern)
         if self.pattern is not None:
             split_text("", self.pattern)  # fail now, with a clear message, if the regex is invalid
         # byte value -> id of its one-byte token; identity unless loaded from GPT-2's order
-        self.byte_ids = list(range(256)) if byte_ids is None else self._checked_byte_ids(byte_ids)
-        self.records = list(records or [])  # one MergeRecord per merge, from training only
+        self._byte_ids = tuple(range(256) if byte_ids is None else self._checked_byte_ids(byte_ids))
+        self._records = tuple(records or ())  # one MergeRecord per merge, from training only
         self.stop_message = stop_message
-        self.vocab = self._build_vocab()  # id -> bytes
-        special_tokens = {} if special_tokens is None else special_tokens
-        check_special_tokens(special_tokens, first_free_id=max(self.vocab) + 1)
-        self.special_tokens = dict(special_tokens)  # special token text -> id
-        self.vocab |= {i: text.encode("utf-8") for text, i in self.special_tokens.items()}
+        vocab = self._build_vocab()  # id -> bytes
+        if isinstance(special_tokens, Mapping) or special_tokens is None:
+            special_tokens = dict(special_tokens or {})
+        check_special_tokens(special_tokens, first_free_id=max(vocab) + 1)
+        self._special_tokens = ReadOnlyDict(special_tokens, REMAKE)  # special token text -> id
+        vocab |= {i: text.encode("utf-8") for text, i in special_tokens.items()}
+        self._vocab = ReadOnlyDict(vocab, REMAKE)  # id -> bytes
         self._cache = {}  # chunk text -> ids, for encode_fast
         self._warned_left_out = False  # a pattern that drops text is reported once
+
+    merges = read_only("merges", REMAKE)
+    pattern = read_only("pattern", "make a tokenizer with it: ByteLevelBPE(tok.merges, pattern)")
+    special_tokens = read_only("special_tokens", REMAKE)
+    byte_ids = read_only("byte_ids", REMAKE)
+    vocab = read_only("vocab", REMAKE)
+    records = read_only("records", "they are what training did; train again to change them")
 
     # ----- construction -------------------------------------------------------------------
 
@@ -164,20 +178,36 @@ class ByteLevelBPE:
         return cls(**tiktoken_bridge.load_tiktoken(name))
 
     def save(self, prefix: str | Path) -> tuple[Path, Path]:
-        """Write ``prefix.model`` (to load back) and ``prefix.vocab`` (to read); all or nothing."""
+        """Write ``prefix.model`` (to load back) and ``prefix.vocab`` (to read); all or nothing,
+        and only what loads back as this tokenizer (checked before any file is replaced)."""
         return model_file.save_byte_level(prefix, merges=self.merges, pattern=self.pattern,
                                           special_tokens=self.special_tokens,
                                           byte_ids=self.byte_ids, vocab=self.vocab)
 
+    def with_merges(self, merges: Mapping[Pair, int]) -> ByteLevelBPE:
+        """A new tokenizer with these merges, this one's pattern, special tokens and byte order,
+        checked like any new one (training records are not carried over).
+
+        >>> tok = ByteLevelBPE.train("aaabdaaabac", vocab_size=259)
+        >>> tok.with_merges({**tok.merges, (258, 100): 259}).encode("aaabdaaabac")
+        [259, 258, 97, 99]
+        >>> tok.with_merges({**tok.merges, (999, 100): 259})  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        ValueError: merge (999, 100) -> 259 does not fit: each merge must combine ids that ...
+        """
+        return ByteLevelBPE(merges, self.pattern, self.special_tokens, byte_ids=self.byte_ids)
+
     def renumbered(self) -> ByteLevelBPE:
-        """The same tokenizer with merge ids 256, 257, ... in merge order (the file format's).
+        """The same tokenizer with merge ids 256, 257, ... in rank order (the file format's);
+        the ranks keep their order, so it cuts every text into the same tokens.
 
         >>> ByteLevelBPE({(104, 105): 300, (300, 33): 310}).renumbered().merges
         {(104, 105): 256, (256, 33): 257}
         """
-        new = {old: 256 + k for k, old in enumerate(self.merges.values())}  # old id -> new id
-        merges = {(new.get(a, a), new.get(b, b)): new[i] for (a, b), i in self.merges.items()}
-        return ByteLevelBPE(merges, self.pattern, self.special_tokens, byte_ids=self.byte_ids)
+        ranked = sorted(self.merges.items(), key=lambda item: item[1])  # a rank is its new id
+        new = {old: 256 + k for k, (_, old) in enumerate(ranked)}  # old id -> new id
+        return self.with_merges({(new.get(a, a), new.get(b, b)): new[i] for (a, b), i in ranked})
 
     @staticmethod
     def _checked_byte_ids(byte_ids: object) -> list[int]:

@@ -6,19 +6,44 @@ stops at exactly two parts, the pair merged to make it. Ranks 0-255 are the sing
 GPT-2's order (printable bytes first: ``!`` is 0), so the tokenizer carries ``byte_ids``; the
 pattern is the encoding's own ``pat_str``. Recovery takes seconds for o200k's 200,000 tokens,
 so ``data/<name>.cuts`` ships its result, one byte per merged token (the length of its left
-part), checked against a fresh recovery by the tests; without that file, the merges are recovered.
-Returns plain data (``load_tiktoken``) for ``ByteLevelBPE.from_tiktoken``. Left out:
-``p50k_base`` (``r50k_base`` holds gpt2's ranks).
+part), checked against a fresh recovery by the tests and against its SHA-256 here; a missing or
+damaged file is recovered again, with a warning. Every call reads the ranks anew from the shipped
+files (:func:`mergeable_ranks`), so no caller shares tiktoken's own. Returns plain data
+(``load_tiktoken``) for ``ByteLevelBPE.from_tiktoken``. Left out: ``p50k_base`` (``r50k_base``
+holds gpt2's ranks).
 """
 
 from __future__ import annotations
 
 import functools
+import hashlib
+import warnings
 
 from bpe_workshop.files.corpora import data_path
-from bpe_workshop.files.offline import get_encoding
+from bpe_workshop.files.offline import encoding_parts
 
 SUPPORTED = ("gpt2", "cl100k_base", "o200k_base")
+# data/<name>.cuts as shipped (rewrite both with python tests/tokenizers/test_tiktoken_parity.py)
+CUTS_SHA256 = {"gpt2": "e2ff5d25561ae97d2fdc48177cb3dddb1c9a2be0c6bb9e9ce1dd3b1351e483e7",
+               "cl100k_base": "411552ea5ec9a572475f38b6ee1dacdd1435ec4c502c5af181b019b800a383fc",
+               "o200k_base": "d8ce662bbdcc4df6c1f9eaf7d7bf6e79dba3eae7e312bbe079452e4885b5d83e"}
+
+
+def mergeable_ranks(name: str) -> dict[bytes, int]:
+    """tiktoken's ranks of the encoding ``name`` (token bytes -> rank), as a new dict of your own.
+
+    >>> ranks = mergeable_ranks("gpt2")
+    >>> del ranks[b" hello"]  # changes this dict only, never what from_tiktoken reads
+    >>> mergeable_ranks("gpt2")[b" hello"]
+    23748
+    """
+    return encoding_parts(_supported(name))[0]
+
+
+def _supported(name: str) -> str:
+    if name not in SUPPORTED:
+        raise ValueError(f"from_tiktoken supports {SUPPORTED}, got {name!r}")
+    return name
 
 
 def bpe_parts(mergeable_ranks: dict[bytes, int], token: bytes, max_rank: int) -> list[bytes]:
@@ -79,13 +104,18 @@ def recover_merges(
 
 @functools.cache
 def _recovered(name: str) -> tuple[tuple[int, ...], dict[tuple[int, int], int], str, dict]:
-    enc = get_encoding(name)
+    ranks, pattern, special_tokens = encoding_parts(name)
     try:
-        byte_ids, merges = recover_merges(enc._mergeable_ranks,
-                                          data_path(f"{name}.cuts").read_bytes())
-    except (OSError, ValueError):  # no data/ folder (a non-editable install) or a damaged file
-        byte_ids, merges = recover_merges(enc._mergeable_ranks)
-    return tuple(byte_ids), merges, enc._pat_str, dict(enc._special_tokens)
+        cuts = data_path(f"{name}.cuts").read_bytes()
+        if hashlib.sha256(cuts).hexdigest() != CUTS_SHA256[name]:
+            raise ValueError("it is not the file shipped: its SHA-256 differs")
+        byte_ids, merges = recover_merges(ranks, cuts)
+    except (OSError, ValueError) as err:
+        warnings.warn(f"{name}.cuts, the merges recovered ahead of time, cannot be used ({err}), "
+                      f"so they were recovered from tiktoken's ranks again (same ids, a few "
+                      f"seconds more); reinstall bpe_workshop to restore the file", stacklevel=4)
+        byte_ids, merges = recover_merges(ranks)
+    return tuple(byte_ids), merges, pattern, special_tokens
 
 
 def load_tiktoken(name: str) -> dict:
@@ -96,8 +126,6 @@ def load_tiktoken(name: str) -> dict:
     >>> sorted(data), len(data["merges"]), data["special_tokens"]
     (['byte_ids', 'merges', 'pattern', 'special_tokens'], 50000, {'<|endoftext|>': 50256})
     """
-    if name not in SUPPORTED:
-        raise ValueError(f"from_tiktoken supports {SUPPORTED}, got {name!r}")
-    byte_ids, merges, pattern, special_tokens = _recovered(name)
+    byte_ids, merges, pattern, special_tokens = _recovered(_supported(name))
     return {"merges": dict(merges), "pattern": pattern,
             "special_tokens": dict(special_tokens), "byte_ids": list(byte_ids)}

@@ -10,7 +10,7 @@ Left out: joint vocabularies, thresholds, the ``@@`` marker.
 
 >>> wl = WordLevelBPE.train("low low lower newest newest widest", num_merges=3)
 >>> wl.merges, wl.tokenize("lowest")
-([('e', 's'), ('es', 't'), ('est', '</w>')], ['l', 'o', 'w', 'est</w>'])
+((('e', 's'), ('es', 't'), ('est', '</w>')), ['l', 'o', 'w', 'est</w>'])
 """
 
 from __future__ import annotations
@@ -31,24 +31,32 @@ from bpe_workshop.algorithm.word_records import (
     split_words,
 )
 from bpe_workshop.files import model_file
-from bpe_workshop.validation import describe, require_ids, require_int, require_str
+from bpe_workshop.validation import (
+    ReadOnlyDict,
+    describe,
+    read_only,
+    require_ids,
+    require_int,
+    require_str,
+)
 
 UNK = "<unk>"
 TRAINERS = {"fast": word_train_fast.learn_word_merges, "naive": word_train_naive.learn_word_merges}
 __all__ = ["END_OF_WORD", "UNK", "WordLevelBPE", "WordMergeRecord"]
 
 Pair = tuple[str, str]
-
+REMAKE = "make the tokenizer you want with wl.with_merges(new_merges)"
 
 
 class WordLevelBPE:
     """A word-level BPE tokenizer: an alphabet and an ordered list of merges.
 
     Ids: the alphabet in code-point order, ``</w>``, ``<unk>``, then each new merged symbol.
+    Its tables are read-only: :meth:`with_merges` makes a changed tokenizer.
 
     >>> wl = WordLevelBPE.train("aaab aaab", num_merges=10)
     >>> wl.merges
-    [('a', 'a'), ('a', 'b'), ('aa', 'ab'), ('aaab', '</w>')]
+    (('a', 'a'), ('a', 'b'), ('aa', 'ab'), ('aaab', '</w>'))
     >>> wl.vocab  # doctest: +NORMALIZE_WHITESPACE
     {0: 'a', 1: 'b', 2: '</w>', 3: '<unk>', 4: 'aa', 5: 'ab', 6: 'aaab',
      7: 'aaab</w>'}
@@ -78,36 +86,40 @@ class WordLevelBPE:
         ...
         ValueError: counts must give one count per merge: got 2 counts for 1 merges
         """
-        self.alphabet = _check_alphabet(alphabet)  # single characters, code-point order
-        self.merges = _check_merges(merges)  # (left symbol, right symbol), in order
+        self._alphabet = _check_alphabet(alphabet)  # single characters, code-point order
+        self._merges = _check_merges(merges)  # (left symbol, right symbol), in order
         counts = [0] * len(self.merges) if counts is None else _check_counts(counts, self.merges)
-        self.records = [
+        self._records = tuple(
             WordMergeRecord(step=i + 1, pair=pair, new_symbol=pair[0] + pair[1], count=count)
             for i, (pair, count) in enumerate(zip(self.merges, counts))
-        ]
+        )
         if stop_message is not None:
             require_str(stop_message, "stop_message")
         self.stop_message = stop_message  # str when training stopped early
         # training word -> frequency, first-seen order, and when each starting symbol was joined
-        self.word_counts, self._joined_at = _check_training(word_counts, joined_at, self.merges)
+        self._word_counts, self._joined_at = _check_training(word_counts, joined_at, self.merges)
         self._word_index = {word: i for i, word in enumerate(self.word_counts)}
         self._changed = [[] for _ in self.merges]  # _changed[step - 1] = words the merge changed
         for i, joined in enumerate(self._joined_at):
             for step in sorted(set(joined) - {0}):
                 self._changed[step - 1].append(i)
 
-        # vocabulary: id -> symbol, and back
-        self.vocab = {}  # id -> symbol
+        # vocabulary: symbol -> id, and back
         self._ids = {}  # symbol -> id
         for symbol in [*self.alphabet, END_OF_WORD, UNK, *(a + b for a, b in self.merges)]:
-            if symbol not in self._ids:
-                self._ids[symbol] = len(self.vocab)
-                self.vocab[len(self.vocab)] = symbol
+            self._ids.setdefault(symbol, len(self._ids))
+        self._vocab = ReadOnlyDict({i: symbol for symbol, i in self._ids.items()}, REMAKE)
         self._alphabet_set = set(self.alphabet)
         self._ranks = {}  # pair -> every rank (merge index) it has, ascending
         for rank, pair in enumerate(self.merges):
             self._ranks.setdefault(pair, []).append(rank)
         self._cache = {}  # word -> its symbols after all merges
+
+    alphabet = read_only("alphabet", REMAKE)
+    merges = read_only("merges", REMAKE)
+    vocab = read_only("vocab", REMAKE)
+    records = read_only("records", "they are what training did; train again to change them")
+    word_counts = read_only("word_counts", "they are what training read; train again")
 
     def __repr__(self) -> str:
         return (
@@ -274,6 +286,16 @@ class WordLevelBPE:
         return model_file.save_word_level(path, alphabet=self.alphabet, merges=self.merges,
                                           counts=[record.count for record in self.records])
 
+    def with_merges(self, merges: Iterable[Pair]) -> WordLevelBPE:
+        """A new tokenizer with this alphabet and these merges, checked like any new one
+        (training counts and words are not carried over).
+
+        >>> wl = WordLevelBPE.train("low low lower", num_merges=2)
+        >>> wl.with_merges([*wl.merges, ("low", "</w>")]).tokenize("low lower")
+        ['low</w>', 'low', 'e', 'r', '</w>']
+        """
+        return WordLevelBPE(self.alphabet, merges)
+
     @classmethod
     def load(cls, path: str | os.PathLike) -> WordLevelBPE:
         """Read a file written by ``save``. A damaged file raises ``ValueError`` naming the line."""
@@ -292,10 +314,10 @@ def _check_alphabet(alphabet: object) -> list[str]:
         require_str(ch, "each character of the alphabet")
         if len(ch) != 1:
             raise ValueError(f"alphabet must hold single characters, e.g. ['a', 'b'], got {ch!r}")
-    return sorted(set(alphabet))
+    return tuple(sorted(set(alphabet)))
 
 
-def _check_merges(merges: object) -> list[Pair]:
+def _check_merges(merges: object) -> tuple[Pair, ...]:
     if isinstance(merges, (str, dict)) or not isinstance(merges, Iterable):
         raise TypeError(f"merges must be a list of (left, right) pairs of symbols, e.g. "
                         f"[('a', 'b')], got {describe(merges)}")
@@ -306,7 +328,7 @@ def _check_merges(merges: object) -> list[Pair]:
             raise TypeError(f"each merge must be a pair of non-empty str, e.g. ('a', 'b'), "
                             f"got {pair!r}")
         pairs.append((pair[0], pair[1]))
-    return pairs
+    return tuple(pairs)
 
 
 def _check_counts(counts: object, merges: list[Pair]) -> list[int]:
@@ -322,7 +344,7 @@ def _check_counts(counts: object, merges: list[Pair]) -> list[int]:
 def _check_training(word_counts: object, joined_at: object, merges: list[Pair]):
     """``word_counts`` and ``joined_at`` as training returns them, or both None."""
     if word_counts is None and joined_at is None:
-        return {}, []
+        return ReadOnlyDict(), []
     if not isinstance(word_counts, dict) or not isinstance(joined_at, list):
         raise TypeError("word_counts (a dict word -> frequency) and joined_at (a list per word) "
                         "come together from training; pass both or neither")
@@ -339,4 +361,4 @@ def _check_training(word_counts: object, joined_at: object, merges: list[Pair]):
         for step in joined:  # the message is built only for a bad step: words can be long
             if isinstance(step, bool) or not isinstance(step, int) or not 0 <= step <= last:
                 require_int(step, f"a step in joined_at[{word!r:.40}]", minimum=0, maximum=last)
-    return dict(word_counts), [list(joined) for joined in joined_at]
+    return ReadOnlyDict(word_counts), [list(joined) for joined in joined_at]

@@ -2,6 +2,7 @@
 
 import io
 import itertools
+import math
 
 import pytest
 import sentencepiece as spm
@@ -88,6 +89,13 @@ def test_viterbi_scores_at_least_as_well_as_any_segmentation(extra, text):
     ([("", -1.0)], TypeError, "non-empty str"),
     ([("a", -1.0), ("a", -2.0)], ValueError, "the piece 'a' is given twice"),
     ([], ValueError, "pieces must not be empty"),
+    ([("a", True)], TypeError, r"each piece must be a \(non-empty str, number\) pair"),
+    ([("a", float("nan"))], ValueError, r"the score of 'a' must be a log probability: a finite "
+                                        r"number at most 0 \(a probability is at most 1\), "
+                                        r"e.g. -3.2, got nan"),
+    ([("a", -math.inf)], ValueError, "the score of 'a' must be a log probability"),
+    ([("a", -1e39)], ValueError, "a finite number"),  # -inf as a 32-bit float
+    ([("▁", -1.0), ("a", 0.5)], ValueError, r"the score of 'a' .* at most 0 .* got 0.5"),
 ])
 def test_bad_pieces_are_refused_with_the_fix(pieces, error, words):
     with pytest.raises(error, match=words):
@@ -97,3 +105,35 @@ def test_bad_pieces_are_refused_with_the_fix(pieces, error, words):
 def test_a_vocabulary_size_below_the_alphabet_is_refused():
     with pytest.raises(ValueError, match=r"vocab_size must be at least 6 \(every character"):
         Unigram.train("abc abd", 3)
+
+
+@pytest.mark.parametrize("text", ["", " \n\t "])
+def test_training_on_text_without_words_says_so(text):
+    with pytest.raises(ValueError, match="^text has no words to train on; pass some text with "
+                                         "non-space characters$"):
+        Unigram.train(text, 10)
+
+
+def test_one_huge_word_is_left_out_of_training_saying_why():
+    with pytest.raises(ValueError, match=r"no words short enough to train on: 1 word\(s\) longer "
+                                         r"than 4,192 characters left out \(the longest: "
+                                         r"1,000,000\): .* needs spaces between its words"):
+        Unigram.train("a" * 1_000_000, 20)
+    with pytest.warns(UserWarning, match=r"1 word\(s\) longer than 4,192 characters left out"):
+        uni = Unigram.train("a" * 5000 + " low lower" * 50, 10)
+    assert uni.tokenize("low") == ["▁low"]
+
+
+def test_a_piece_longer_than_any_word_changes_no_cut_elsewhere(reference):
+    _, uni = reference
+    longer = Unigram([*uni.scores.items(), ("a" * 3000, -20.0)])
+    text = HELD_OUT[:5000]
+    assert longer.tokenize(text) == uni.tokenize(text)
+    assert longer.tokenize("a" * 3000) == ["▁", "a" * 3000]
+
+
+def test_a_piece_with_a_word_mark_inside_is_still_found():
+    # such a piece spans two words, so the text is not cut at that word mark
+    uni = Unigram([("▁", -3.0), ("a", -3.0), ("b", -3.0), ("a▁b", -1.0)])
+    assert uni.tokenize("a b") == ["▁", "a▁b"]
+    assert uni.viterbi("a b")[1] == -4.0

@@ -85,7 +85,7 @@ pieces = st.text(alphabet="abc", min_size=1, max_size=3)
 @given(st.lists(st.one_of(pieces, pieces.map("##".__add__)), max_size=12),
        st.text(alphabet="abcd ,", max_size=40))
 def test_pieces_cover_each_word_or_it_is_unknown(vocab, text):
-    wp = WordPiece(vocab)
+    wp = WordPiece(vocab + ["[UNK]"])
     assert wp.tokenize(text) == hf_tokenizer(vocab + ["[UNK]"]).encode(text).tokens
     for word in split_words(text):
         got = wp.tokenize_word(word)
@@ -100,6 +100,10 @@ def test_pieces_cover_each_word_or_it_is_unknown(vocab, text):
 @settings(max_examples=50)
 @given(st.text(alphabet="ab c,é", max_size=60), st.integers(1, 40), st.booleans())
 def test_trained_vocabulary_covers_its_text(text, vocab_size, frequent_first):
+    if not split_words(text):
+        with pytest.raises(ValueError, match="text has no words to train on"):
+            WordPiece.train(text, vocab_size, frequent_first=frequent_first)
+        return
     wp = WordPiece.train(text, vocab_size, frequent_first=frequent_first)
     alphabet = {c for word in split_words(text) for c in word}
     assert len(wp.vocab) <= max(vocab_size, 1 + len(alphabet) * 2)
@@ -125,11 +129,31 @@ def test_trainer_within_15_percent_of_hugging_face(vocab_size):
 @pytest.mark.parametrize("call, error, words", [
     (lambda: WordPiece("abc"), TypeError, "vocab must be a collection of pieces"),
     (lambda: WordPiece(["a", 1]), TypeError, "each piece of vocab must be a str"),
-    (lambda: WordPiece(["a"], max_word_length=-1), ValueError, "at least 0"),
-    (lambda: WordPiece(["a"]).tokenize(b"a"), TypeError, "decode bytes first"),
+    (lambda: WordPiece(["a", "[UNK]"], max_word_length=-1), ValueError, "at least 0"),
+    (lambda: WordPiece(["a", "[UNK]"], max_word_length=10_001), ValueError,
+     "max_word_length must be at most 10000, got 10001"),
+    (lambda: WordPiece(["a", "b"]), ValueError, "vocab must hold the unknown token '[UNK]', "
+                                                "which stands for a word no pieces cover; add it"),
+    (lambda: WordPiece(["a", "<unk>"]), ValueError, "vocab must hold the unknown token '[UNK]'"),
+    (lambda: WordPiece(["a", "[UNK]"]).tokenize(b"a"), TypeError, "decode bytes first"),
     (lambda: WordPiece.train("a b", "100"), TypeError, "pass e.g. vocab_size=1000"),
     (lambda: WordPiece.train("a b", 0), ValueError, "at least 1"),
+    (lambda: WordPiece.train(" \n", 10), ValueError, "text has no words to train on; pass some "
+                                                     "text with non-space characters"),
+    (lambda: WordPiece.train("a" * 1_000_000, 20), ValueError,
+     "text has no words short enough to train on: 1 word(s) longer than 100 characters left "
+     "out (the longest: 1,000,000): WordPiece cuts a longer word as one [UNK] anyway"),
 ])
 def test_bad_input_says_how_to_fix_it(call, error, words):
     with pytest.raises(error, match=re.escape(words)):
         call()
+
+
+def test_a_long_word_is_cut_at_the_largest_max_word_length_like_hugging_face(hf_vocab):
+    from bpe_workshop.algorithm.wordpiece import MAX_WORD_LENGTH
+
+    word = "".join(char for char in halves()[1] if char.isascii() and char.islower())[:5000]
+    wp = WordPiece(hf_vocab, max_word_length=MAX_WORD_LENGTH)
+    pieces = wp.tokenize_word(word)
+    assert len(pieces) > 1000 and "".join(p.removeprefix("##") for p in pieces) == word
+    assert pieces == hf_tokenizer(hf_vocab, MAX_WORD_LENGTH).encode(word).tokens

@@ -3,8 +3,12 @@
 Accepted: a UTF-8 byte order mark, Windows line ends, blank lines at the end. Rejected with the
 file and line named: malformed numbers (letters, other scripts' digits, absurd lengths),
 JSON nested too deeply, and a special token given twice (which used to drop one id silently).
+Every loader reads through one guard: a regular file only, under a size cap, header first.
 ``python tests/files/test_bad_input_files.py`` prints the table of cases and messages.
 """
+
+import os
+import tracemalloc
 
 import pytest
 
@@ -47,7 +51,7 @@ def test_hand_edited_byte_level_file_is_accepted(tmp_path, what, data):
                                   WORD.replace("\n", "\r\n") + " \r\n"])
 def test_hand_edited_word_level_file_is_accepted(tmp_path, data):
     wl = WordLevelBPE.load(write(tmp_path, data, "edited.wordbpe"))
-    assert wl.merges == [("a", "b"), ("ab", "</w>")]
+    assert wl.merges == (("a", "b"), ("ab", "</w>"))
     assert [r.count for r in wl.records] == [3, 2]
 
 
@@ -118,9 +122,40 @@ def test_hand_edited_file_is_rejected_naming_file_and_line(tmp_path, what, load,
     assert str(info.value).startswith(where + message)
 
 
-def test_loading_a_folder_says_so(tmp_path):
-    with pytest.raises(ValueError, match="is a folder; pass the model file inside it"):
-        ByteLevelBPE.load(tmp_path)
+@pytest.mark.parametrize("load", [ByteLevelBPE.load, WordLevelBPE.load])
+def test_a_folder_a_device_or_a_pipe_is_refused_unread(tmp_path, load):
+    pipe = tmp_path / "pipe.model"
+    os.mkfifo(pipe)  # opening it to read would wait for a writer forever
+    for path, kind in [(tmp_path, "a folder"), ("/dev/zero", "a pipe, a device or a socket"),
+                       (pipe, "a pipe, a device or a socket")]:
+        writer = load.__qualname__.replace("load", "save")
+        with pytest.raises(ValueError, match=rf"is not a file \({kind}\); pass a model file "
+                                             rf"written by {writer}"):
+            load(path)
+
+
+@pytest.mark.parametrize("load", [ByteLevelBPE.load, WordLevelBPE.load])
+def test_a_big_junk_file_is_refused_after_its_first_line(tmp_path, load):
+    path = tmp_path / "junk.model"
+    with open(path, "wb") as file:
+        file.write(b"junk " * 100 + b"\n")
+        file.truncate(60 * 2**20)  # 60 MB (sparse: no disk used), under the 64 MB cap
+    tracemalloc.start()
+    with pytest.raises(ValueError, match=r"junk.model, line 1: expected the header"):
+        load(path)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert peak < 2**20  # read whole, the file alone would take 60 MB
+
+
+def test_a_file_over_the_cap_is_refused_before_reading(tmp_path):
+    path = tmp_path / "huge.wordbpe"
+    with open(path, "wb") as file:
+        file.truncate(65 * 2**20)
+    with pytest.raises(ValueError, match=r"is 68,157,440 bytes, more than a model file may be "
+                                         r"\(67,108,864\); pass a model file written by "
+                                         r"WordLevelBPE.save"):
+        WordLevelBPE.load(path)
 
 
 if __name__ == "__main__":  # print the table of rejected files and their messages

@@ -134,7 +134,7 @@ def test_load_word_level_returns_the_constructor_arguments(tmp_path):
 
     wl = WordLevelBPE.train("low low lower newest newest widest", 6)
     data = load_word_level(wl.save(tmp_path / "words.wordbpe"))
-    assert data == {"alphabet": wl.alphabet, "merges": wl.merges,
+    assert data == {"alphabet": list(wl.alphabet), "merges": list(wl.merges),
                     "counts": [r.count for r in wl.records]}
     assert WordLevelBPE(**data).vocab == wl.vocab
 

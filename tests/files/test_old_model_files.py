@@ -59,7 +59,7 @@ def test_paper_byte_level_file_loads_with_the_same_merges_and_ids():
     assert list(tok.merges) == list(PAPER_BYTE_MERGES)  # merge order too
     assert tok.pattern == GPT4_PATTERN
     assert tok.special_tokens == {"<|endoftext|>": 266}
-    assert tok.byte_ids == list(range(256))
+    assert tok.byte_ids == tuple(range(256))
     assert tok.vocab[264] == b" newest"
     # low|est| new|e|r|<|endoftext|>
     assert tok.encode("lowest newer<|endoftext|>", allowed_special="all") == [
@@ -92,8 +92,8 @@ def test_paper_word_level_file_loads_with_the_same_merges_and_ids(tmp_path):
     assert path.read_text("utf-8").startswith("bpe-workshop word-level 1\n")  # the old header
     wl = WordLevelBPE.load(path)
     assert [(r.pair, r.count) for r in wl.records] == PAPER_WORD_MERGES
-    assert wl.merges == [pair for pair, _ in PAPER_WORD_MERGES]
-    assert wl.alphabet == ["a", "d", "e", "i", "l", "n", "o", "r", "s", "t", "v", "w", "ï"]
+    assert wl.merges == tuple(pair for pair, _ in PAPER_WORD_MERGES)
+    assert wl.alphabet == tuple("adeilnorstvwï")
     # ids: the alphabet 0-12, </w> 13, <unk> 14, then one per new symbol in merge order
     assert wl.vocab == {
         0: "a", 1: "d", 2: "e", 3: "i", 4: "l", 5: "n", 6: "o", 7: "r", 8: "s", 9: "t",

@@ -2,6 +2,7 @@
 tiktoken's ids."""
 
 import functools
+import hashlib
 
 import pytest
 from hypothesis import given
@@ -12,7 +13,7 @@ from bpe_workshop.files.corpora import data_path, load_multilingual, load_stdlib
 from bpe_workshop.files.offline import get_encoding
 from bpe_workshop.tokenizers import tiktoken_bridge
 from bpe_workshop.tokenizers.byte_level import ByteLevelBPE
-from bpe_workshop.tokenizers.tiktoken_bridge import bpe_parts, recover_merges
+from bpe_workshop.tokenizers.tiktoken_bridge import bpe_parts, mergeable_ranks, recover_merges
 
 NAMES = ["gpt2", "cl100k_base", "o200k_base"]
 
@@ -154,24 +155,73 @@ def fresh_cuts(name: str) -> bytes:
 
 @pytest.mark.parametrize("name", NAMES)
 def test_shipped_cuts_are_the_recovered_merges(name):
-    assert data_path(f"{name}.cuts").read_bytes() == fresh_cuts(name), (
+    data = data_path(f"{name}.cuts").read_bytes()
+    assert data == fresh_cuts(name), (
         f"data/{name}.cuts is stale: rewrite it with python {__file__}")
+    assert hashlib.sha256(data).hexdigest() == tiktoken_bridge.CUTS_SHA256[name], (
+        f"CUTS_SHA256[{name!r}] in tiktoken_bridge.py must be the new file's SHA-256")
 
 
-def test_damaged_cuts_are_refused_and_recovered_instead(monkeypatch):
+def test_cuts_that_do_not_fit_the_ranks_are_refused():
     ranks = get_encoding("gpt2")._mergeable_ranks
     cuts = data_path("gpt2.cuts").read_bytes()
     with pytest.raises(ValueError, match="49999 cuts for 50000 tokens"):
         recover_merges(ranks, cuts[:-1])
     with pytest.raises(ValueError, match=r"token b' t' \(rank 256\) is not one merge"):
         recover_merges(ranks, bytes([0]) + cuts[1:])
-    expected = ByteLevelBPE.from_tiktoken("gpt2").merges
-    monkeypatch.setattr(tiktoken_bridge, "data_path", lambda name: data_path(f"missing-{name}"))
+
+
+@pytest.fixture
+def cuts_in(tmp_path, monkeypatch):
+    """Copies of the shipped *.cuts files in tmp_path, read by from_tiktoken instead."""
+    for name in NAMES:
+        (tmp_path / f"{name}.cuts").write_bytes(data_path(f"{name}.cuts").read_bytes())
+    monkeypatch.setattr(tiktoken_bridge, "data_path", lambda name: tmp_path / name)
     tiktoken_bridge._recovered.cache_clear()
+    yield tmp_path
+    tiktoken_bridge._recovered.cache_clear()
+
+
+def one_byte_changed(data):  # the case found: offset 15 of o200k, 2 -> 1
+    assert data[15] == 2
+    return data[:15] + bytes([1]) + data[16:]
+
+
+@pytest.mark.parametrize("name, damage, why", [
+    ("o200k_base", one_byte_changed, "its SHA-256 differs"),
+    ("gpt2", lambda data: data[: len(data) // 2], "its SHA-256 differs"),  # truncated
+    ("gpt2", lambda data: bytes(len(data)), "its SHA-256 differs"),  # zeroed
+    ("gpt2", None, "No such file"),
+], ids=["one byte changed", "truncated", "zeroed", "missing"])
+def test_a_damaged_cuts_file_is_recovered_with_a_warning_and_tiktokens_ids(cuts_in, name,
+                                                                          damage, why):
+    path = cuts_in / f"{name}.cuts"
+    if damage is None:
+        path.unlink()
+    else:
+        path.write_bytes(damage(path.read_bytes()))
+    with pytest.warns(UserWarning, match=rf"{name}.cuts, the merges recovered ahead of time, "
+                                         rf"cannot be used \(.*{why}.*\), so they were "
+                                         rf"recovered from tiktoken's ranks again"):
+        tok = ByteLevelBPE.from_tiktoken(name)
+    enc = get_encoding(name)
+    text = "    indented\n        twice   " + load_multilingual()[:2000]
+    assert tok.encode("   ") == enc.encode("   ") and tok.encode(text) == enc.encode(text)
+
+
+def test_the_ranks_a_learner_gets_are_a_copy_that_changes_nothing_else():
+    ranks = mergeable_ranks("gpt2")
+    assert ranks == get_encoding("gpt2")._mergeable_ranks
+    assert ranks is not get_encoding("gpt2")._mergeable_ranks
+    ranks[b"A"], ranks[b"B"] = ranks[b"B"], ranks[b"A"]  # what notebook 06's learner may try
+    del ranks[b" hello"]
+    tiktoken_bridge._recovered.cache_clear()  # as in a kernel that had not loaded it yet
     try:
-        assert ByteLevelBPE.from_tiktoken("gpt2").merges == expected  # no such file: recovered
+        tok = ByteLevelBPE.from_tiktoken("gpt2")
     finally:
         tiktoken_bridge._recovered.cache_clear()
+    assert tok.encode("AB hello") == get_encoding("gpt2").encode("AB hello")
+    assert mergeable_ranks("gpt2")[b" hello"] == 23748
 
 
 if __name__ == "__main__":  # rewrite data/<name>.cuts after a change to tiktoken's files

@@ -78,7 +78,7 @@ def test_syllabus_word_table_through_the_class():
     wl = WordLevelBPE.train("\n".join(SYLLABUS_SENTENCES), num_merges=0)
     table = {" ".join(split): freq for word, freq, split in wl.word_table_at(0)}
     assert table == word_vocab(" ".join(SYLLABUS_SENTENCES))
-    assert wl.alphabet == ["a", "e", "h", "i", "l", "n", "o", "s", "t", "y"]
+    assert wl.alphabet == ("a", "e", "h", "i", "l", "n", "o", "s", "t", "y")
     assert wl.stop_message is None
     assert wl.merges == []
 
@@ -90,7 +90,7 @@ def test_toy_corpus_word_table():
 def test_toy_corpus_merges_pinned():
     wl = WordLevelBPE.train(TOY_TEXT, num_merges=20)
     assert [(r.pair, r.count) for r in wl.records] == TOY_MERGES
-    assert wl.merges == [pair for pair, _ in TOY_MERGES]
+    assert wl.merges == tuple(pair for pair, _ in TOY_MERGES)
     assert wl.records[0] == WordMergeRecord(step=1, pair=("e", "s"), new_symbol="es", count=9)
     assert [r.step for r in wl.records] == list(range(1, 16))
     assert wl.stop_message == "stopped after 15 of 20 merges: no pair occurs twice or more"
@@ -227,7 +227,7 @@ def test_word_table_on_the_english_corpus():
 
 def test_vocab_ids_order():
     wl = WordLevelBPE.train("ab ab ba", num_merges=5)
-    assert wl.merges == [("a", "b"), ("ab", "</w>")]
+    assert wl.merges == (("a", "b"), ("ab", "</w>"))
     assert wl.vocab == {0: "a", 1: "b", 2: END_OF_WORD, 3: UNK, 4: "ab", 5: "ab</w>"}
 
 
@@ -336,7 +336,7 @@ def test_train_bad_input():
 
 def test_stop_message():
     wl = WordLevelBPE.train("abc abd", 10)
-    assert wl.merges == [("a", "b")]
+    assert wl.merges == (("a", "b"),)
     assert wl.stop_message == "stopped after 1 of 10 merges: no pair occurs twice or more"
     assert WordLevelBPE.train("abc abd", 1).stop_message is None
     assert WordLevelBPE.train("xyz", 5).stop_message.startswith("stopped after 0 of 5")
@@ -415,7 +415,7 @@ def test_load_corrupt_files(tmp_path, content, line, message):
 
 def test_load_good_file(tmp_path):
     wl = WordLevelBPE.load(corrupt(tmp_path, GOOD))
-    assert wl.merges == [("a", "b"), ("ab", "</w>")]
+    assert wl.merges == (("a", "b"), ("ab", "</w>"))
     assert [r.count for r in wl.records] == [3, 2]
     assert wl.tokenize("ab abc") == ["ab</w>", "ab", "<unk>", "</w>"]
     assert WordLevelBPE.load(corrupt(tmp_path, GOOD.rstrip("\n"))).merges == wl.merges
