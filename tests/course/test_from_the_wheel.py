@@ -62,19 +62,20 @@ def installed(built, tmp_path_factory):
 
 def test_the_wheel_and_sdist_carry_the_course_and_no_tests(built):
     wheel, sdist = built
-    in_wheel = zipfile.ZipFile(wheel).namelist()
-    in_sdist = [name.split("/", 1)[1] for name in tarfile.open(sdist).getnames() if "/" in name]
+    with zipfile.ZipFile(wheel) as archive, tarfile.open(sdist) as tar:
+        in_wheel = archive.namelist()
+        entry_points = next(archive.read(name).decode() for name in in_wheel
+                            if name.endswith(".dist-info/entry_points.txt"))
+        in_sdist = [name.split("/", 1)[1] for name in tar.getnames() if "/" in name]
     for names in (in_wheel, in_sdist):
         notebooks = [n for n in names if n.startswith("bpe_workshop/notebooks/")]
         assert len([n for n in notebooks if n.endswith(".ipynb")]) == 20, notebooks
         for data in ("english.txt", "multilingual.txt", "gpt2.cuts", "cl100k_base.cuts",
                      "o200k_base.cuts"):
             assert f"bpe_workshop/data/{data}" in names
-        assert not [n for n in names if n.startswith(("tests/", "benchmarks/", "bpe_workshop/tests"))]
+        assert not [n for n in names if n.startswith(("tests/", "benchmarks/"))]
     assert "bpe_workshop/course/cli.py" in in_wheel
-    assert "bpe-workshop = bpe_workshop.course.cli:main" in \
-        zipfile.ZipFile(wheel).read(f"{wheel.name.split('-')[0]}-"
-                                    f"{wheel.name.split('-')[1]}.dist-info/entry_points.txt").decode()
+    assert "bpe-workshop = bpe_workshop.course.cli:main" in entry_points
 
 
 def test_the_installed_course_lives_in_site_packages(installed, tmp_path):

@@ -88,8 +88,9 @@ def test_a_damaged_manifest_counts_every_difference_as_the_learners(tmp_path, da
 def test_reset_restores_one_notebook_and_keeps_the_learners_as_a_backup(tmp_path):
     copy_series(tmp_path)
     (tmp_path / NB04).write_text("first attempt")
-    assert reset_notebook(tmp_path, "04") == [
-        f"Your {NB04} is kept as 04_byte_level_bpe.backup.ipynb.", f"{NB04} is the release's again."]
+    said = reset_notebook(tmp_path, "04")
+    assert said == [f"Your {NB04} is kept as 04_byte_level_bpe.backup.ipynb.",
+                    f"{NB04} is the release's again."]
     assert (tmp_path / NB04).read_bytes() == release_files()[NB04].read_bytes()
     assert (tmp_path / "04_byte_level_bpe.backup.ipynb").read_text() == "first attempt"
     (tmp_path / NB04).write_text("second attempt")
