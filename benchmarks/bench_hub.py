@@ -66,8 +66,8 @@ class Hub:
         raise RuntimeError(f"the hub did not answer: {self.log.read_text()[-3000:]}")
 
     def printed(self, label: str) -> str:
-        """The word after ``label`` in what the hub printed (e.g. ``password``)."""
-        return re.findall(rf"{label} (\S+?);?$", self.log.read_text(), re.MULTILINE)[-1]
+        """The word after ``label`` in what the hub printed last (e.g. a password)."""
+        return re.findall(rf"{re.escape(label)} ([^\s;]+)", self.log.read_text())[-1]
 
     def stop(self) -> None:
         """SIGTERM, as Ctrl-C would: JupyterHub stops every server and the proxy, then itself."""

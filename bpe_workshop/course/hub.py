@@ -125,10 +125,11 @@ def run(args) -> int:
                       f"configure(c, {settings!r})\n")  # c: JupyterHub's config object
     scheme = "https" if args.ssl_key else "http"
     print(f"The room: {scheme}://{'<this machine>' if args.ip == '0.0.0.0' else args.ip}"
-          f":{args.port}/\n  attendees: any name (a-z, 0-9, - and _), password {password}")
+          f":{args.port}/\n  attendees' password: {password} (log in with any name: a-z, 0-9, "
+          "- and _)")
     if args.admin:
-        print(f"  instructor: {args.admin}, password {admin_password}; the admin page lists "
-              "the attendees and opens their servers: /hub/admin")
+        print(f"  instructor's password: {admin_password} (log in as {args.admin}; the admin "
+              "page, /hub/admin, lists the attendees and opens their servers)")
     print(f"  homes in {homes}; each process up to {args.memory:g} GB; servers idle "
           f"{args.idle} min stop (files stay); at most {args.max_users} servers at once",
           flush=True)
@@ -244,8 +245,9 @@ def configure(c, settings: dict) -> None:
     memory = settings["memory"]
 
     class RoomAuthenticator(SharedPasswordAuthenticator):
-        def check_allowed(self, username, authentication=None):
-            """Any name but an account of this machine's that is not an attendee's."""
+        def check_blocked_users(self, username, authentication=None):
+            """Any name but an account of this machine's that is not an attendee's (such as
+            root: its server would run as root)."""
             try:
                 home = Path(pwd.getpwnam(username).pw_dir)
             except KeyError:

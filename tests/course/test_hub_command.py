@@ -1,0 +1,31 @@
+"""``bpe-workshop hub`` refuses what cannot work, with the reason and the fix (no hub started)."""
+
+import os
+
+from bpe_workshop.course import hub
+from bpe_workshop.course.cli import main
+
+
+def test_a_short_password_is_refused_with_jupyterhubs_rule(capsys):
+    assert main(["hub", "--password", "seven77"]) == 2
+    assert "--password must be 8 characters or more" in capsys.readouterr().err
+
+
+def test_a_key_without_a_certificate_is_refused(capsys, tmp_path):
+    assert main(["hub", "--ssl-key", str(tmp_path / "room.key")]) == 2
+    assert "--ssl-key and --ssl-cert go together" in capsys.readouterr().err
+
+
+def test_not_root_is_refused_with_the_reason(capsys, monkeypatch):
+    monkeypatch.setattr(os, "geteuid", lambda: 1000)
+    assert main(["hub", "--password", "eight888"]) == 1
+    err = capsys.readouterr().err
+    assert "run it as root" in err and "only root can make accounts" in err
+
+
+def test_a_missing_proxy_names_its_install_line(capsys, monkeypatch):
+    monkeypatch.setattr(os, "geteuid", lambda: 0)
+    monkeypatch.setattr(hub.shutil, "which", lambda name: None)
+    assert main(["hub"]) == 1
+    assert "npm install -g configurable-http-proxy" in capsys.readouterr().err
+
