@@ -15,7 +15,7 @@ $(STAMP): pyproject.toml
 	  echo "Run: make clean, then the same make command with PYTHON=python3.11 (or newer)." >&2; \
 	  exit 1; }
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e ".[test]"
+	$(BIN)/python -m pip install --quiet -e ".[test,hub]"
 	touch $(STAMP)
 
 ## Open the series in JupyterLab at the first notebook (prints its URL; no browser needed),
@@ -29,9 +29,10 @@ lab: $(STAMP)
 test: $(STAMP) lint
 	$(BIN)/python -m pytest -n 2 --dist loadgroup $(PYTEST_ARGS)
 
-## The quick loop while editing: every test except notebooks, the real browser and the wheel.
+## The quick loop while editing: every test except notebooks, the real browser, the wheel
+## and the classroom hub.
 quick: $(STAMP)
-	$(BIN)/python -m pytest -n 2 -m "not notebook and not browser and not wheel" $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n 2 -m "not notebook and not browser and not wheel and not hub" $(PYTEST_ARGS)
 
 ## The linter, configured in pyproject.toml.
 lint: $(STAMP)

@@ -41,6 +41,7 @@ import socket
 import stat
 import subprocess
 import sys
+import tempfile
 from importlib import metadata
 from pathlib import Path
 from urllib.parse import urlparse
@@ -172,8 +173,9 @@ def _attendee_env(env: Path) -> bool:
     source, version = _course_source(), metadata.version("jupyterhub")
     wanted = f"{source} jupyterhub=={version}\n"
     if Path(source).is_dir():  # a clone: install again when any of its files changed
-        files = sorted(f for f in Path(source, "bpe_workshop").rglob("*")
-                       if f.is_file() and "__pycache__" not in f.parts)
+        files = sorted(Path(folder, name) for folder, _, names in os.walk(
+            Path(source, "bpe_workshop"), followlinks=True) for name in names  # notebooks too
+            if not name.endswith(".pyc"))
         wanted += hashlib.sha256(repr([(str(f), f.stat().st_mtime_ns) for f in files]).encode()
                                  ).hexdigest()
     stamp = env / "bpe-workshop-hub.txt"  # what was installed, to redo it when that changes
@@ -187,17 +189,24 @@ def _attendee_env(env: Path) -> bool:
             return False
         print(f"Installing the course for attendees into {env} (once: about 150 MB from the "
               f"package index or pip's cache, a few minutes), from {source}", flush=True)
-        old_umask = os.umask(0o022)  # every account reads and runs what is installed
-        try:
-            subprocess.run([str(python), "-m", "venv", str(env)], check=True)
-            subprocess.run([str(env / "bin/python"), "-m", "pip", "install", "--quiet",
-                            source, f"jupyterhub=={version}"], check=True)
-        except subprocess.CalledProcessError as err:
-            print(f"bpe-workshop hub: installing into {env} failed ({err}); see pip's message "
-                  "above", file=sys.stderr)
-            return False
-        finally:
-            os.umask(old_umask)
+        with tempfile.TemporaryDirectory() as build:
+            if Path(source).is_dir():  # pip builds in the folder: a copy keeps the clone clean
+                for name in ("pyproject.toml", "README.md", "MANIFEST.in"):
+                    shutil.copy(Path(source, name), build)
+                shutil.copytree(Path(source, "bpe_workshop"), Path(build, "bpe_workshop"),
+                                ignore=shutil.ignore_patterns("__pycache__"))  # links followed
+                source = build
+            old_umask = os.umask(0o022)  # every account reads and runs what is installed
+            try:
+                subprocess.run([str(python), "-m", "venv", str(env)], check=True)
+                subprocess.run([str(env / "bin/python"), "-m", "pip", "install", "--quiet",
+                                source, f"jupyterhub=={version}"], check=True)
+            except subprocess.CalledProcessError as err:
+                print(f"bpe-workshop hub: installing into {env} failed ({err}); see pip's "
+                      "message above", file=sys.stderr)
+                return False
+            finally:
+                os.umask(old_umask)
         stamp.write_text(wanted)
     if not _runs_for_everyone([str(env / "bin/jupyterhub-singleuser"), "--version"]):
         print(f"bpe-workshop hub: other accounts cannot run {env}/bin/jupyterhub-singleuser; "
