@@ -316,17 +316,21 @@ def copy_notebooks(source: Path, dest: Path) -> Path:
 # -- browser ---------------------------------------------------------------
 
 
-def launch_chromium(playwright, user_data_dir: Path, viewport=(1400, 1000), scale: float = 1.0):
+def launch_chromium(playwright, user_data_dir: Path, viewport=(1400, 1000), scale: float = 1.0,
+                    scrollbars: bool = False):
     """A persistent Chromium context on a fresh profile in ``user_data_dir``.
 
     ``viewport`` is in CSS pixels and ``scale`` is the device pixel ratio, which is what browser
     zoom changes: a 1280x720 screen at 150% zoom is ``viewport=(853, 480), scale=1.5``.
+    Headless Playwright hides scroll bars; ``scrollbars=True`` draws them and lets them take
+    their width, as a desktop browser does.
     """
     return playwright.chromium.launch_persistent_context(
         user_data_dir=str(user_data_dir),
         executable_path=str(CHROMIUM),
         headless=True,
         args=CHROMIUM_ARGS,
+        ignore_default_args=["--hide-scrollbars"] if scrollbars else None,
         viewport={"width": viewport[0], "height": viewport[1]},
         device_scale_factor=scale,
     )
