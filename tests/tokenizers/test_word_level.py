@@ -80,7 +80,7 @@ def test_syllabus_word_table_through_the_class():
     assert table == word_vocab(" ".join(SYLLABUS_SENTENCES))
     assert wl.alphabet == ("a", "e", "h", "i", "l", "n", "o", "s", "t", "y")
     assert wl.stop_message is None
-    assert wl.merges == []
+    assert wl.merges == ()
 
 
 def test_toy_corpus_word_table():
