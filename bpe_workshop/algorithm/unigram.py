@@ -170,11 +170,11 @@ class Unigram:
                  joins: bool) -> tuple[float, bool]:
         """Append the best path through ``word`` to ``pieces``, joining runs of unknown
         characters (the first to the last piece if ``joins``); return its score, unknown end?"""
-        n, rounded = len(word), _F32
+        n, rounded, trie, unk_score = len(word), _F32, self._trie, self.unk_score
         best = [total] + [-math.inf] * n  # best[end]: the score of the best path ending at end
         back = [0] * (n + 1)  # where its last piece starts; ~start for an unknown character
         for start in range(n):
-            here, covered, node = best[start], False, self._trie  # covered: a 1-character piece?
+            here, covered, node = best[start], False, trie  # covered: a 1-character piece?
             for end in range(start + 1, n + 1):
                 entry = node.get(word[end - 1])
                 if entry is None:
@@ -188,7 +188,7 @@ class Unigram:
                     if rounded[0] > best[end]:
                         best[end], back[end] = rounded[0], start
             if not covered:
-                rounded[0] = here + self.unk_score
+                rounded[0] = here + unk_score
                 if rounded[0] > best[start + 1]:
                     best[start + 1], back[start + 1] = rounded[0], ~start
         path, end = [], n

@@ -233,11 +233,8 @@ def _check_reloads(path: Path, lines: list[str], parse, expected: dict) -> None:
         got = parse(TextLines(path, lines, "a save", fix))
     except ValueError as err:
         raise ValueError(f"{path} would not load back: {err}") from None
-    def ordered(value):  # dicts and lists compared in order: the lines keep it
-        return list(value.items()) if isinstance(value, dict) else value
-
-    for key, value in expected.items():
-        if ordered(value) != ordered(got[key]):
+    for key, value in expected.items():  # as reprs: dicts in order too, as the lines keep it
+        if repr(value) != repr(got[key]):
             raise ValueError(f"{path} would load back with other {key}; {fix}")
 
 

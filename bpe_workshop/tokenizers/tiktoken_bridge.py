@@ -37,13 +37,7 @@ def mergeable_ranks(name: str) -> dict[bytes, int]:
     >>> mergeable_ranks("gpt2")[b" hello"]
     23748
     """
-    return encoding_parts(_supported(name))[0]
-
-
-def _supported(name: str) -> str:
-    if name not in SUPPORTED:
-        raise ValueError(f"from_tiktoken supports {SUPPORTED}, got {name!r}")
-    return name
+    return encoding_parts(name)[0]  # any name of OFFLINE_ENCODINGS
 
 
 def bpe_parts(mergeable_ranks: dict[bytes, int], token: bytes, max_rank: int) -> list[bytes]:
@@ -126,6 +120,8 @@ def load_tiktoken(name: str) -> dict:
     >>> sorted(data), len(data["merges"]), data["special_tokens"]
     (['byte_ids', 'merges', 'pattern', 'special_tokens'], 50000, {'<|endoftext|>': 50256})
     """
-    byte_ids, merges, pattern, special_tokens = _recovered(_supported(name))
+    if name not in SUPPORTED:
+        raise ValueError(f"from_tiktoken supports {SUPPORTED}, got {name!r}")
+    byte_ids, merges, pattern, special_tokens = _recovered(name)
     return {"merges": dict(merges), "pattern": pattern,
             "special_tokens": dict(special_tokens), "byte_ids": list(byte_ids)}

@@ -305,7 +305,7 @@ class WordLevelBPE:
 # ----- checks of what the constructor receives ----------------------------------------------
 
 
-def _check_alphabet(alphabet: object) -> list[str]:
+def _check_alphabet(alphabet: object) -> tuple[str, ...]:
     if isinstance(alphabet, str) or not isinstance(alphabet, Iterable):
         raise TypeError(f"alphabet must be a list or set of single characters, e.g. ['a', 'b'], "
                         f"got {describe(alphabet)}")
