@@ -27,13 +27,11 @@ UNK_PENALTY = 10.0  # an unknown character scores this much below the least like
 MAX_PIECE_LENGTH = 16  # characters, as sentencepiece's default
 MAX_TRAINING_WORD = 4192  # longer words are left out of training (sentencepiece's sentence cap)
 NO_WORDS = "text has no words to train on; pass some text with non-space characters"
-_F32 = array("f", [0.0])  # one 32-bit float: storing into it rounds
 
 
 def f32(x: float) -> float:
     """``x`` rounded to a 32-bit float, the precision sentencepiece adds scores in."""
-    _F32[0] = x
-    return _F32[0]
+    return array("f", [x])[0]
 
 
 def short_words(words: list[str], limit: int, why: str) -> list[str]:
@@ -170,7 +168,8 @@ class Unigram:
                  joins: bool) -> tuple[float, bool]:
         """Append the best path through ``word`` to ``pieces``, joining runs of unknown
         characters (the first to the last piece if ``joins``); return its score, unknown end?"""
-        n, rounded, trie, unk_score = len(word), _F32, self._trie, self.unk_score
+        n, trie, unk_score = len(word), self._trie, self.unk_score
+        rounded = array("f", [0.0])  # one 32-bit float, of this call only: storing into it rounds
         best = [total] + [-math.inf] * n  # best[end]: the score of the best path ending at end
         back = [0] * (n + 1)  # where its last piece starts; ~start for an unknown character
         for start in range(n):
