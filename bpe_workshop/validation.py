@@ -38,8 +38,8 @@ class ReadOnlyDict(dict):
 
     __setitem__ = __delitem__ = __ior__ = clear = pop = popitem = setdefault = update = _refuse
 
-    def __reduce__(self):  # copy, deepcopy and pickle give an ordinary dict
-        return dict, (dict(self),)
+    def __reduce__(self):  # copy, deepcopy and pickle keep it read-only
+        return ReadOnlyDict, (dict(self), self.fix)
 
 
 def read_only(name: str, fix: str) -> property:

@@ -2,6 +2,9 @@
 tokenizer's tables are read-only, ``with_merges`` makes an edited one, and a save writes only
 what loads back."""
 
+import copy
+import pickle
+
 import numpy as np
 import pytest
 from memory_limit import load_under_a_memory_limit
@@ -115,3 +118,12 @@ def test_renumbered_keeps_the_rank_order_so_the_tokens_stay_the_same(tmp_path):
         b"a", b"bc"]
     again.save(tmp_path / "mine")
     assert ByteLevelBPE.load(tmp_path / "mine").encode("abc") == again.encode("abc")
+
+
+def test_a_copied_or_pickled_tokenizer_stays_read_only():
+    tok = ByteLevelBPE.train("aaabdaaabac", vocab_size=259)
+    for twin in (copy.copy(tok), copy.deepcopy(tok), pickle.loads(pickle.dumps(tok))):
+        with pytest.raises(TypeError, match="read-only"):
+            twin.merges[(999, 100)] = 259
+        assert twin.encode("aaabdaaabac") == tok.encode("aaabdaaabac")
+    assert type(dict(tok.merges)) is dict and type(tok.merges.copy()) is dict  # yours to change
