@@ -8,8 +8,9 @@ log in through the hub's own login page (HTTP form, like a browser), ask for the
 a kernel and run every code cell of notebook 04 through the Jupyter kernel protocol (the
 server's REST API and the kernel's websocket). It prints spawn time (login to a server that
 answers) and cell latency (request to reply) as p50/p95, the peak memory of each attendee's
-processes (server and kernel) and of all of them together, sampled every half second, and
-every error. The accounts it made (``bench-01``...) and their homes are removed at the end.
+processes (server and kernel) and of all of them together, sampled every half second, the CPU
+time each attendee used, and every error. The accounts it made (``bench-01``...) and their
+homes are removed at the end.
 
 The same client drives the tests (``tests/course/test_hub.py``): ``Hub`` starts and stops the
 command, ``Attendee`` logs in, spawns and runs code. Needs root and configurable-http-proxy.
@@ -210,16 +211,20 @@ class MemorySampler(threading.Thread):
     def __init__(self, names: list[str]):
         super().__init__(daemon=True)
         self.names, self.peak, self.peak_total = set(names), dict.fromkeys(names, 0), 0
+        self.cpu = dict.fromkeys(names, 0.0)  # seconds of CPU used so far (user + system)
         self.done = threading.Event()
 
     def run(self) -> None:
         while not self.done.wait(0.5):
-            now = dict.fromkeys(self.names, 0)
-            for process in psutil.process_iter(["username", "memory_info"]):
-                if process.info["username"] in now and process.info["memory_info"]:
-                    now[process.info["username"]] += process.info["memory_info"].rss
+            now, cpu = dict.fromkeys(self.names, 0), dict.fromkeys(self.names, 0.0)
+            for process in psutil.process_iter(["username", "memory_info", "cpu_times"]):
+                name = process.info["username"]
+                if name in now and process.info["memory_info"]:
+                    now[name] += process.info["memory_info"].rss
+                    cpu[name] += process.info["cpu_times"].user + process.info["cpu_times"].system
             for name, rss in now.items():
                 self.peak[name] = max(self.peak[name], rss)
+                self.cpu[name] = max(self.cpu[name], cpu[name])
             self.peak_total = max(self.peak_total, sum(now.values()))
 
 
@@ -249,7 +254,8 @@ def play(hub: Hub, name: str, password: str, cells: list[str], start: threading.
 def percentiles(values: list[float]) -> str:
     if len(values) < 2:
         return "n/a"
-    cuts = statistics.quantiles(values, n=20)  # 5% steps: cuts[9] is p50, cuts[18] p95
+    # 5% steps, within the values measured: cuts[9] is p50, cuts[18] p95
+    cuts = statistics.quantiles(values, n=20, method="inclusive")
     return f"{cuts[9]:.2f} / {cuts[18]:.2f}"
 
 
@@ -296,6 +302,8 @@ def main() -> int:
     print(f"  peak memory per attendee  {per_attendee[len(per_attendee) // 2] / 2**20:.0f} MB "
           f"median, {per_attendee[-1] / 2**20:.0f} MB max")
     print(f"  peak memory in all        {sampler.peak_total / 2**30:.2f} GB")
+    print(f"  CPU per attendee          {statistics.median(sampler.cpu.values()):.1f} s median "
+          "(server and kernel: start-up and notebook 04)")
     print(f"  errors                    {len(errors)}")
     for error in errors:
         print(f"    {error}")

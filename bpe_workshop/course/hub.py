@@ -17,7 +17,8 @@ password. An attendee's first login, in order (``prepare_home``, the hub's pre-s
 
 Attendees' servers run from an environment every account can run, made once by this command
 under ``/opt`` with Debian's ``/usr/bin/python3`` (a Python under ``/root`` is closed to
-other accounts). Idle servers are stopped by ``jupyterhub-idle-culler``; homes stay. The
+other accounts). Idle kernels are shut down by their server and idle servers by
+``jupyterhub-idle-culler`` (``--idle`` minutes, 60 by default); homes stay. The
 instructor logs in with their own password; JupyterHub's admin page (``/hub/admin``) lists the
 attendees and opens any attendee's server. The hub's state (its database, the passwords) sits
 in ``HOMES/.hub`` (root only), so a restart keeps every account, file and password.
@@ -75,8 +76,8 @@ def register(subparsers) -> None:
                         help="servers running at once; later logins wait (default 40)")
     parser.add_argument("--homes", type=Path, default=Path("/home/bpe-workshop"),
                         help="where attendees' homes live (default /home/bpe-workshop)")
-    parser.add_argument("--memory", type=float, default=3.0, metavar="GB",
-                        help="memory each of an attendee's processes may map (default 3 GB)")
+    parser.add_argument("--memory", type=float, default=2.0, metavar="GB",
+                        help="memory each of an attendee's processes may map (default 2 GB)")
     parser.add_argument("--idle", type=int, default=60, metavar="MINUTES",
                         help="stop a server idle this long; its files stay (default 60)")
     parser.add_argument("--env", type=Path, default=Path("/opt/bpe-workshop"),
@@ -301,6 +302,9 @@ def configure(c, settings: dict) -> None:
     c.Spawner.notebook_dir = "~"
     c.Spawner.default_url = f"/lab/tree/{SERIES_FOLDER}/{FIRST}"
     c.Spawner.start_timeout = c.Spawner.http_timeout = 300  # a room logs in all at once
+    c.Spawner.args = [  # each notebook opened keeps a kernel: idle ones go, as idle servers do
+        f"--MappingKernelManager.cull_idle_timeout={settings['idle']}",
+        "--MappingKernelManager.cull_interval=60"]
     c.Spawner.pre_spawn_hook = _home_maker(homes, env)
     c.JupyterHub.services = [{"name": "idle-culler", "command": [
         sys.executable, "-m", "jupyterhub_idle_culler", f"--timeout={settings['idle']}",
