@@ -22,6 +22,7 @@ from pathlib import Path
 
 from bpe_workshop.algorithm import word_train_fast, word_train_naive
 from bpe_workshop.algorithm.textbook import merge
+from bpe_workshop.algorithm.unigram import NO_WORDS
 from bpe_workshop.algorithm.word_records import (
     END_OF_WORD,
     WordMergeRecord,
@@ -35,6 +36,7 @@ from bpe_workshop.validation import (
     ReadOnlyDict,
     describe,
     read_only,
+    require_choice,
     require_ids,
     require_int,
     require_str,
@@ -89,10 +91,9 @@ class WordLevelBPE:
         self._alphabet = _check_alphabet(alphabet)  # single characters, code-point order
         self._merges = _check_merges(merges)  # (left symbol, right symbol), in order
         counts = [0] * len(self.merges) if counts is None else _check_counts(counts, self.merges)
-        self._records = tuple(
-            WordMergeRecord(step=i + 1, pair=pair, new_symbol=pair[0] + pair[1], count=count)
-            for i, (pair, count) in enumerate(zip(self.merges, counts))
-        )
+        self._records = tuple(WordMergeRecord(step=i + 1, pair=pair, new_symbol=pair[0] + pair[1],
+                                              count=count)
+                              for i, (pair, count) in enumerate(zip(self.merges, counts)))
         if stop_message is not None:
             require_str(stop_message, "stop_message")
         self.stop_message = stop_message  # str when training stopped early
@@ -122,10 +123,8 @@ class WordLevelBPE:
     word_counts = read_only("word_counts", "they are what training read; train again")
 
     def __repr__(self) -> str:
-        return (
-            f"WordLevelBPE(alphabet={len(self.alphabet)} characters, "
-            f"merges={len(self.merges)}, vocab={len(self.vocab)})"
-        )
+        return (f"WordLevelBPE(alphabet={len(self.alphabet)} characters, "
+                f"merges={len(self.merges)}, vocab={len(self.vocab)})")
 
     @property
     def vocab_size(self) -> int:
@@ -154,26 +153,18 @@ class WordLevelBPE:
         """
         word_counts = count_words(text)
         require_int(num_merges, "num_merges", minimum=0, example=100)
-        learn_word_merges = TRAINERS.get(algorithm) if isinstance(algorithm, str) else None
-        if learn_word_merges is None:
-            raise ValueError(f"algorithm must be 'fast' or 'naive', got {algorithm!r}")
+        require_choice(algorithm, "algorithm", tuple(TRAINERS))
         if not word_counts:
-            raise ValueError(
-                "text has no words to train on; pass some text with non-space characters"
-            )
-        training = learn_word_merges(word_counts, num_merges)
+            raise ValueError(NO_WORDS)
+        training = TRAINERS[algorithm](word_counts, num_merges)
         stop_message = None
         if len(training.records) < num_merges:
             stop_message = (f"stopped after {len(training.records)} of {num_merges} merges: "
                             "no pair occurs twice or more")
-        return cls(
-            {ch for word in word_counts for ch in word},
-            [record.pair for record in training.records],
-            [record.count for record in training.records],
-            word_counts=word_counts,
-            joined_at=training.joined_at,
-            stop_message=stop_message,
-        )
+        return cls({ch for word in word_counts for ch in word},
+                   [record.pair for record in training.records],
+                   [record.count for record in training.records], word_counts=word_counts,
+                   joined_at=training.joined_at, stop_message=stop_message)
 
     # -- viewing training ----------------------------------------------------------------------
 
