@@ -6,7 +6,7 @@ It reads like a second textbook, in layers (each folder's ``__init__`` says more
 ``files`` (model files, tiktoken offline, corpora), ``tokenizers`` (``ByteLevelBPE``,
 ``WordLevelBPE``, SentencePiece's BPE), then ``render``, ``widgets`` and ``exercises`` for the
 notebooks; ``validation`` and ``token_text`` are shared by all, and ``check`` is the set-up
-check (``python -m bpe_workshop.check``). Names load on first use (PEP 562), so the check can
+check (``bpe-workshop check``). Names load on first use (PEP 562), so the check can
 run, and report, even when a dependency such as ``regex`` or ``tiktoken`` is broken.
 """
 

@@ -1,6 +1,6 @@
-"""The set-up check attendees run the day before a workshop: ``make check``.
+"""The set-up check attendees run the day before a workshop: ``bpe-workshop check``.
 
-Without make: ``python -m bpe_workshop.check``. One line per check (✅ or ❌, the fix under each
+In a clone: ``make check``. One line per check (✅ or ❌, the fix under each
 ❌; exit status 1 if any failed): Python's version, each declared dependency, JupyterLab's
 widget and RISE extensions, tiktoken's cache setting and encodings offline, matplotlib, the
 corpora, a tiny training run. It writes nothing outside one temporary folder. A check returns
@@ -206,7 +206,7 @@ def check_labextension(package: str, purpose: str, provider: str) -> Callable[[]
             if manifest.is_file():
                 version = json.loads(manifest.read_text(encoding="utf-8")).get("version", "?")
                 return f"JupyterLab extension {package} {version} ({purpose})"
-        if package in OPTIONAL and not _installed(provider):
+        if package in OPTIONAL and not installed_version(provider):
             return f"JupyterLab extension {package}: not installed; {OPTIONAL[package]}"
         raise CheckFailed(
             f"JupyterLab has no {package} extension ({purpose}); without it "
@@ -314,18 +314,11 @@ def all_checks(cache_setting: str | None = None) -> list[tuple[str, Callable[[],
     return checks
 
 
-def _installed(distribution: str) -> bool:
+def installed_version(distribution: str) -> str | None:
     try:
-        return bool(metadata.version(distribution))
+        return metadata.version(distribution)
     except metadata.PackageNotFoundError:
-        return False
-
-
-def _version() -> str:
-    try:
-        return metadata.version(DISTRIBUTION)
-    except metadata.PackageNotFoundError:
-        return "(not installed)"
+        return None
 
 
 def _not_installed() -> str:
@@ -357,7 +350,8 @@ def main(stream=None) -> int:
         tempfile.TemporaryDirectory(prefix="bpe-workshop-check-") as scratch,
         mock.patch.dict(os.environ, {"TIKTOKEN_CACHE_DIR": scratch}),  # restored after
     ):
-        print(f"{DISTRIBUTION} {_version()} set-up check ({sys.executable})", file=stream)
+        print(f"{DISTRIBUTION} {installed_version(DISTRIBUTION)} set-up check "
+              f"({sys.executable})", file=stream)
         for name, check in all_checks(saved):
             result = run_one(name, check)
             print(f"{good if result.ok else bad} {result.detail}", file=stream, flush=True)
@@ -369,11 +363,3 @@ def main(stream=None) -> int:
         return 1
     print("All set for the workshop.", file=stream)
     return 0
-
-
-if __name__ == "__main__":
-    try:
-        sys.exit(main())
-    except BrokenPipeError:  # `... | head -3` closed the pipe: stop quietly, as a filter does
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        sys.exit(1)

@@ -1,4 +1,4 @@
-"""The attendees' set-up check (``python -m bpe_workshop.check``, ``make check``).
+"""The attendees' set-up check (``bpe-workshop check``, ``make check``).
 
 It runs in a subprocess, as an attendee runs it: once on this environment (everything passes),
 and on environments broken on purpose (dependencies hidden by files that cannot be imported, a
@@ -27,7 +27,7 @@ def run_check(tmp_path: Path, extra_path: Path | None = None, **variables: str):
     if extra_path is not None:
         env["PYTHONPATH"] = str(extra_path)  # searched before site-packages
     return subprocess.run(
-        [sys.executable, "-m", "bpe_workshop.check"],
+        [sys.executable, "-m", "bpe_workshop", "check"],
         cwd=ROOT,
         env=env,
         capture_output=True,
@@ -107,7 +107,7 @@ def test_a_broken_regex_or_tiktoken_gives_lines_not_a_traceback(tmp_path):
 def test_a_closed_pipe_ends_the_check_quietly(tmp_path):
     env = dict(os.environ, PYTHONIOENCODING="utf-8", TMPDIR=str(tmp_path))
     env.pop("PYTHONPATH", None)
-    done = subprocess.run(f'"{sys.executable}" -m bpe_workshop.check | head -2', shell=True,
+    done = subprocess.run(f'"{sys.executable}" -m bpe_workshop check | head -2', shell=True,
                           cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
     assert len(done.stdout.splitlines()) == 2
     assert "Traceback" not in done.stderr and "BrokenPipeError" not in done.stderr

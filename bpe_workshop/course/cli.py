@@ -15,7 +15,6 @@ import argparse
 import os
 import subprocess
 import sys
-from importlib import metadata
 from pathlib import Path
 
 from bpe_workshop import check as setup_check
@@ -29,8 +28,8 @@ def main(argv: list[str] | None = None) -> int:
         prog="bpe-workshop", description="A teaching series on Byte Pair Encoding: install it, "
         "open it, check it, take it to a room.",
         epilog="example: bpe-workshop start my-course   (then open the address it prints)")
-    parser.add_argument("--version", action="version",
-                        version=f"%(prog)s {metadata.version(setup_check.DISTRIBUTION)}")
+    version = setup_check.installed_version(setup_check.DISTRIBUTION) or "(not installed)"
+    parser.add_argument("--version", action="version", version=f"%(prog)s {version}")
     subparsers = parser.add_subparsers(title="commands", metavar="COMMAND", required=True)
     register_start(subparsers)
     subparsers.add_parser(
@@ -49,6 +48,9 @@ def main(argv: list[str] | None = None) -> int:
         return args.run(args)
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # `... | head -3` closed the pipe: stop quietly, as a filter does
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
 
 
 def register_start(subparsers) -> None:
