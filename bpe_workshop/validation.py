@@ -63,22 +63,15 @@ def describe(value: Any) -> str:
     return f"{type(value).__name__} {shown}"
 
 
-def _suggestion(name: str, example: Any) -> str:
-    """``"; pass e.g. name=example"`` (just ``"; e.g. ..."`` when ``name`` is not a keyword)."""
-    if example is _NO_EXAMPLE:
+def _suggestion(name: str, example: Any, code: str | None = None) -> str:
+    """``"; pass e.g. name=example"`` (just ``"; e.g. ..."`` when ``name`` is not a keyword);
+    ``code`` is an example written as code, shown as it is (``print``, not ``'print'``)."""
+    if example is _NO_EXAMPLE and code is None:
         return ""
-    shown = example.code if isinstance(example, Code) else repr(example)
+    shown = repr(example) if code is None else code
     if name.isidentifier():
         return f"; pass e.g. {name}={shown}"
     return f"; e.g. {shown}"
-
-
-class Code(str):
-    """An example written as code, shown without quotes (``Code("lambda *a: None")``)."""
-
-    @property
-    def code(self) -> str:
-        return str(self)
 
 
 def require_str(value: Any, name: str, *, hint: str | None = None) -> str:
@@ -171,9 +164,8 @@ def require_callable(value: Any, name: str, *, example: str | None = None) -> Ca
     """
     if callable(value):
         return value
-    shown = _NO_EXAMPLE if example is None else Code(example)
     raise TypeError(f"{name} must be a function (something callable), got {describe(value)}"
-                    f"{_suggestion(name, shown)}")
+                    f"{_suggestion(name, _NO_EXAMPLE, code=example)}")
 
 
 def require_choice(value: Any, name: str, choices: tuple[str, ...]) -> str:
