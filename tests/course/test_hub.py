@@ -17,6 +17,7 @@ import pwd
 import shutil
 import stat
 import tempfile
+import time
 import uuid
 from pathlib import Path
 
@@ -157,7 +158,7 @@ def test_a_hub_restart_loses_no_file(room):
         kernel.close()
     room.kernels.clear()
     room.hub.stop()
-    room.hub = bench_hub.Hub(room.homes, "--admin", ADMIN)
+    room.hub = bench_hub.Hub(room.homes, "--admin", ADMIN, "--idle", "1")  # for the next test
     assert room.hub.printed("attendees' password:") == room.password  # the room keeps its password
     kernel = room.join(ada)  # a new login: the series is brought up to date, never overwritten
     after = {path: _sha(path) for path in before}
@@ -165,6 +166,20 @@ def test_a_hub_restart_loses_no_file(room):
     cell = kernel.run("from bpe_workshop import ByteLevelBPE; from pathlib import Path\n"
                       "len(ByteLevelBPE.load(next(Path.home().glob('models/*.model'))).merges)")
     assert cell["output"] == "44"
+
+
+
+def test_an_idle_server_is_stopped_and_its_files_stay(room):
+    ada = NAMES[0]
+    room.kernels.pop(ada).close()  # ada leaves: nothing runs, nothing is connected
+    attendee = room.attendees[ada]
+    for _ in range(120):  # the culler looks every 15 s for a minute of quiet; 10 min at most
+        if not attendee.hub_api("GET", f"/users/{ada}").json()["servers"]:
+            break
+        time.sleep(5)
+    assert attendee.hub_api("GET", f"/users/{ada}").json()["servers"] == {}
+    assert len(ByteLevelBPE.load(next((room.homes / ada / "models").glob("*.model"))).merges) == 44
+    assert "BYTE" in (room.homes / ada / "bpe-workshop" / "04_byte_level_bpe.ipynb").read_text()
 
 
 def _sha(path: Path) -> str:
