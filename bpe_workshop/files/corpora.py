@@ -86,8 +86,6 @@ def load_multilingual() -> str:
 _BOMS = [(codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"),
          (codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF16_LE, "utf-16"),
          (codecs.BOM_UTF16_BE, "utf-16")]
-
-
 MAX_TEXT_BYTES = 2**30  # 1 GiB: pure-Python training takes minutes per 10 MB already
 
 
@@ -127,19 +125,14 @@ def read_text_file(path: str | Path) -> str:
         ) from None
 
 
-def _stdlib_dir() -> Path:
-    return Path(sysconfig.get_paths()["stdlib"])
-
-
 @functools.cache
-def _stdlib_selection(stdlib_dir: Path) -> tuple[tuple[str, Path], ...]:
+def _stdlib_selection() -> tuple[tuple[str, Path], ...]:
     # selection = ((relative posix path, absolute path), ...), sorted by relative path
     selection = []
+    stdlib_dir = Path(sysconfig.get_paths()["stdlib"])
     for path in stdlib_dir.rglob("*.py"):
         relative = path.relative_to(stdlib_dir)
-        if any(part in EXCLUDED_STDLIB_DIRS for part in relative.parts[:-1]):
-            continue
-        if not path.is_file():
+        if any(part in EXCLUDED_STDLIB_DIRS for part in relative.parts[:-1]) or not path.is_file():
             continue
         try:
             path.read_bytes().decode("utf-8")
@@ -160,7 +153,7 @@ def stdlib_source_files() -> list[Path]:
     >>> any(p.parent.name == "json" and p.name == "decoder.py" for p in files)
     True
     """
-    return [path for _, path in _stdlib_selection(_stdlib_dir())]
+    return [path for _, path in _stdlib_selection()]
 
 
 def load_stdlib_code(max_bytes: int = 200_000) -> str:
@@ -175,11 +168,12 @@ def load_stdlib_code(max_bytes: int = 200_000) -> str:
     ('# ---- file: __future__.py', True)
     """
     require_int(max_bytes, "max_bytes", minimum=1, example=200_000, why="a positive size")
-    selection = _stdlib_selection(_stdlib_dir())
+    selection = _stdlib_selection()
     if not selection:
         raise FileNotFoundError(
-            f"No Python source files found under {_stdlib_dir()}; this Python installation "
-            "ships only compiled files. Use load_english() instead, or install a full Python."
+            f"No Python source files found under {sysconfig.get_paths()['stdlib']}; this Python "
+            "installation ships only compiled files. Use load_english() instead, or install a "
+            "full Python."
         )
     pieces = []  # one str per file: header line + source, ending in a newline
     size = 0  # UTF-8 bytes in pieces so far

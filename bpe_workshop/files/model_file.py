@@ -29,7 +29,6 @@ from bpe_workshop.token_text import bytes_label
 BYTE_LEVEL_HEADER = "bpe-workshop byte-level v1"
 WORD_LEVEL_HEADER = "bpe-workshop word-level v1"
 OLD_WORD_LEVEL_HEADER = "bpe-workshop word-level 1"  # written by release 0.1.0
-HEADER = BYTE_LEVEL_HEADER
 _LOADERS = {"byte-level": "ByteLevelBPE.load", "word-level": "WordLevelBPE.load"}
 
 Pair = tuple[int, int]
@@ -67,12 +66,8 @@ def save_byte_level(prefix: str | os.PathLike, *, merges: dict[Pair, int], patte
     if list(merges.values()) != list(range(256, 256 + len(merges))):
         raise ValueError("only merges minting ids 256, 257, ... in order can be saved; "
                          "renumber them first (the same tokens, new ids): tok = tok.renumbered()")
-    base = _target(prefix, "prefix", "ByteLevelBPE.save", "models/my_tokenizer")
-    base = base.with_name(base.name.removesuffix(".model"))
-    model_path = base.with_name(base.name + ".model")
-    vocab_path = base.with_name(base.name + ".vocab")
-    for path in (base, model_path, vocab_path):
-        _not_a_folder(path)
+    model_path, vocab_path = _targets(prefix, "prefix", "ByteLevelBPE.save",
+                                      "models/my_tokenizer", (".model", ".vocab"))
     lines = [BYTE_LEVEL_HEADER]
     lines.append("pattern none" if pattern is None else "pattern " + json.dumps(pattern))
     identity = list(byte_ids) == list(range(256))
@@ -174,8 +169,7 @@ def save_word_level(path: str | os.PathLike, *, alphabet: list[str], merges: lis
     {'alphabet': ['a', 'b'], 'merges': [('a', 'b'), ('ab', '</w>')], 'counts': [3, 2]}
     >>> folder.cleanup()
     """
-    path = _target(path, "path", "WordLevelBPE.save", "models/my_words.wordbpe")
-    _not_a_folder(path)
+    (path,) = _targets(path, "path", "WordLevelBPE.save", "models/my_words.wordbpe", ("",))
     lines = [WORD_LEVEL_HEADER, "alphabet " + json.dumps(list(alphabet)), f"merges {len(merges)}"]
     lines.extend(json.dumps([left, right, count]) for (left, right), count in zip(merges, counts))
     _check_reloads(path, lines, _word_level_data, {
@@ -197,22 +191,16 @@ def load_word_level(path: str | os.PathLike) -> dict:
 def _word_level_data(lines: TextLines) -> dict:
     _check_header(lines, WORD_LEVEL_HEADER, old=OLD_WORD_LEVEL_HEADER)
     sorted_chars = "a sorted JSON list of distinct single characters"
-    alphabet = lines.json(lines.keyword("alphabet"), sorted_chars)
-    if not (isinstance(alphabet, list) and all(isinstance(ch, str) and len(ch) == 1
-                                               for ch in alphabet)
-            and alphabet == sorted(set(alphabet))):
-        raise lines.error(f"the alphabet must be {sorted_chars}")
+    alphabet = lines.json(lines.keyword("alphabet"), sorted_chars, lambda value: (
+        isinstance(value, list) and all(isinstance(ch, str) and len(ch) == 1 for ch in value)
+        and value == sorted(set(value))))
     known = {*alphabet, END_OF_WORD}  # symbols a merge may join
     merges, counts = [], []
     expected = 'a merge as ["left", "right", count]'
     for k in range(lines.count("merges")):
-        text = lines.next(f"merge {k + 1}")
-        item = lines.json(text, expected)
-        if not (isinstance(item, list) and len(item) == 3
-                and all(isinstance(symbol, str) for symbol in item[:2])
-                and type(item[2]) is int and item[2] >= 0):
-            raise lines.error(f"expected {expected}, got {text[:60]!r}")
-        left, right, count = item
+        left, right, count = lines.json(lines.next(f"merge {k + 1}"), expected, lambda item: (
+            isinstance(item, list) and len(item) == 3 and type(item[2]) is int and item[2] >= 0
+            and all(isinstance(symbol, str) for symbol in item[:2])))
         for symbol in (left, right):
             if symbol not in known:
                 raise lines.error(f"merge uses {symbol!r}, which no earlier line defines")
@@ -241,7 +229,7 @@ def _check_reloads(path: Path, lines: list[str], parse, expected: dict) -> None:
 def _check_header(lines: TextLines, header: str, old: str | None = None) -> None:
     """The first line must be ``header`` (or the older spelling ``old``)."""
     line = lines.next("the header line")
-    if line == header or (old is not None and line == old):
+    if line in (header, old):
         return
     magic = header.rsplit(" ", 1)[0]  # "bpe-workshop byte-level"
     if line.startswith(magic + " "):
@@ -250,10 +238,9 @@ def _check_header(lines: TextLines, header: str, old: str | None = None) -> None
                           fix="load it with the bpe_workshop version that wrote it, or train "
                               "and save the tokenizer again")
     kind = line.removeprefix("bpe-workshop ").split(" ")[0]
-    if line.startswith("bpe-workshop ") and kind in _LOADERS:
-        raise lines.error(f"expected the header {header!r}, got {line[:60]!r}",
-                          fix=f"this is a {kind} model file: load it with {_LOADERS[kind]}")
-    raise lines.error(f"expected the header {header!r}, got {line[:60]!r}")
+    raise lines.error(f"expected the header {header!r}, got {line[:60]!r}",
+                      fix=f"this is a {kind} model file: load it with {_LOADERS[kind]}"
+                      if line.startswith("bpe-workshop ") and kind in _LOADERS else None)
 
 
 def _model_path(path: str | os.PathLike) -> Path:
@@ -271,8 +258,10 @@ def _model_path(path: str | os.PathLike) -> Path:
                             f"write one with ByteLevelBPE.save(prefix)")
 
 
-def _target(path: object, what: str, writer: str, example: str) -> Path:
-    """The path to save to, checked before anything is written."""
+def _targets(path: object, what: str, writer: str, example: str,
+             suffixes: tuple[str, ...]) -> list[Path]:
+    """The files to write: ``path`` (its first suffix taken off) with each of ``suffixes``
+    added, checked before anything is written."""
     if not isinstance(path, (str, os.PathLike)):
         raise TypeError(f"{what} must be a str or a pathlib.Path, e.g. {writer}({example!r}), "
                         f"got {type(path).__name__}")
@@ -285,13 +274,13 @@ def _target(path: object, what: str, writer: str, example: str) -> Path:
     if not path.parent.is_dir():
         raise FileNotFoundError(f"the folder {str(path.parent)!r} does not exist; create it "
                                 f"first, e.g. Path({str(path.parent)!r}).mkdir(parents=True)")
-    return path
-
-
-def _not_a_folder(path: Path) -> None:
-    if path.is_dir():
-        raise ValueError(f"{str(path)!r} is a folder; name a file inside it, e.g. "
-                         f"{str(path / 'tokenizer')!r}")
+    path = path.with_name(path.name.removesuffix(suffixes[0]))
+    paths = [path.with_name(path.name + suffix) for suffix in suffixes]
+    for target in (path, *paths):
+        if target.is_dir():
+            raise ValueError(f"{str(target)!r} is a folder; name a file inside it, e.g. "
+                             f"{str(target / 'tokenizer')!r}")
+    return paths
 
 
 def _write_all(files: list[tuple[Path, str]]) -> None:

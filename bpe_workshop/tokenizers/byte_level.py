@@ -84,7 +84,12 @@ class ByteLevelBPE:
         if self.pattern is not None:
             split_text("", self.pattern)  # fail now, with a clear message, if the regex is invalid
         # byte value -> id of its one-byte token; identity unless loaded from GPT-2's order
-        self._byte_ids = tuple(range(256) if byte_ids is None else self._checked_byte_ids(byte_ids))
+        byte_ids = range(256) if byte_ids is None else byte_ids
+        if isinstance(byte_ids, (str, bytes)) or not isinstance(byte_ids, Iterable):
+            raise TypeError(f"byte_ids must be a list of 256 ints, got {describe(byte_ids)}")
+        self._byte_ids = tuple(require_int(i, "each of byte_ids") for i in byte_ids)
+        if sorted(self.byte_ids) != list(range(256)):
+            raise ValueError("byte_ids must list the ids 0..255, each once (one per byte value)")
         self._records = tuple(records or ())  # one MergeRecord per merge, from training only
         self.stop_message = stop_message
         vocab = self._build_vocab()  # id -> bytes
@@ -208,17 +213,6 @@ class ByteLevelBPE:
         ranked = sorted(self.merges.items(), key=lambda item: item[1])  # a rank is its new id
         new = {old: 256 + k for k, (_, old) in enumerate(ranked)}  # old id -> new id
         return self.with_merges({(new.get(a, a), new.get(b, b)): new[i] for (a, b), i in ranked})
-
-    @staticmethod
-    def _checked_byte_ids(byte_ids: object) -> list[int]:
-        if isinstance(byte_ids, (str, bytes)) or not isinstance(byte_ids, Iterable):
-            raise TypeError(f"byte_ids must be a list of 256 ints, got {describe(byte_ids)}")
-        byte_ids = list(byte_ids)
-        for i in byte_ids:
-            require_int(i, "each of byte_ids")
-        if sorted(byte_ids) != list(range(256)):
-            raise ValueError("byte_ids must list the ids 0..255, each once (one per byte value)")
-        return byte_ids
 
     def _build_vocab(self) -> dict[int, bytes]:
         """Check every merge (ids, order, size), then let the textbook build the vocabulary."""

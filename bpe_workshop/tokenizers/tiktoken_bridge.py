@@ -21,6 +21,7 @@ import warnings
 
 from bpe_workshop.files.corpora import data_path
 from bpe_workshop.files.offline import encoding_parts
+from bpe_workshop.validation import require_choice
 
 SUPPORTED = ("gpt2", "cl100k_base", "o200k_base")
 # data/<name>.cuts as shipped (rewrite both with python tests/tokenizers/test_tiktoken_parity.py)
@@ -50,14 +51,12 @@ def bpe_parts(mergeable_ranks: dict[bytes, int], token: bytes, max_rank: int) ->
     """
     parts = [bytes([b]) for b in token]
     while len(parts) > 1:
-        best_rank, best_i = None, None
-        for i in range(len(parts) - 1):
-            rank = mergeable_ranks.get(parts[i] + parts[i + 1])
-            if rank is not None and rank < max_rank and (best_rank is None or rank < best_rank):
-                best_rank, best_i = rank, i
-        if best_rank is None:
+        # the lowest rank of two neighbours joined, and where; max_rank if none ranks lower
+        rank, i = min((mergeable_ranks.get(parts[i] + parts[i + 1], max_rank), i)
+                      for i in range(len(parts) - 1))
+        if rank >= max_rank:
             break
-        parts[best_i:best_i + 2] = [parts[best_i] + parts[best_i + 1]]
+        parts[i:i + 2] = [parts[i] + parts[i + 1]]
     return parts
 
 
@@ -120,8 +119,7 @@ def load_tiktoken(name: str) -> dict:
     >>> sorted(data), len(data["merges"]), data["special_tokens"]
     (['byte_ids', 'merges', 'pattern', 'special_tokens'], 50000, {'<|endoftext|>': 50256})
     """
-    if name not in SUPPORTED:
-        raise ValueError(f"from_tiktoken supports {SUPPORTED}, got {name!r}")
+    require_choice(name, "name", SUPPORTED)
     byte_ids, merges, pattern, special_tokens = _recovered(name)
     return {"merges": dict(merges), "pattern": pattern,
             "special_tokens": dict(special_tokens), "byte_ids": list(byte_ids)}

@@ -16,7 +16,6 @@ Left out: joint vocabularies, thresholds, the ``@@`` marker.
 from __future__ import annotations
 
 import os
-from bisect import bisect_left
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -100,10 +99,6 @@ class WordLevelBPE:
         # training word -> frequency, first-seen order, and when each starting symbol was joined
         self._word_counts, self._joined_at = _check_training(word_counts, joined_at, self.merges)
         self._word_index = {word: i for i, word in enumerate(self.word_counts)}
-        self._changed = [[] for _ in self.merges]  # _changed[step - 1] = words the merge changed
-        for i, joined in enumerate(self._joined_at):
-            for step in sorted(set(joined) - {0}):
-                self._changed[step - 1].append(i)
 
         # vocabulary: symbol -> id, and back
         self._ids = {}  # symbol -> id
@@ -190,8 +185,7 @@ class WordLevelBPE:
         ['lower', 'newer']
         """
         self._check_step(step, lowest=1)
-        words = list(self.word_counts)
-        return [words[i] for i in self._changed[step - 1]]
+        return [word for word, joined in zip(self.word_counts, self._joined_at) if step in joined]
 
     def _check_step(self, step: int, lowest: int) -> None:
         if not self.word_counts:
@@ -229,14 +223,8 @@ class WordLevelBPE:
         while len(symbols) > 1:
             # the earliest merge not yet applied whose pair occurs in the word; the merges in
             # between would change nothing, so jumping straight to it equals applying them all
-            rank = None
-            for pair in set(zip(symbols, symbols[1:])):
-                ranks = self._ranks.get(pair)
-                if ranks is None:
-                    continue
-                k = bisect_left(ranks, next_rank)
-                if k < len(ranks) and (rank is None or ranks[k] < rank):
-                    rank = ranks[k]
+            rank = min((later for pair in set(zip(symbols, symbols[1:]))
+                        for later in self._ranks.get(pair, ()) if later >= next_rank), default=None)
             if rank is None:
                 break
             pair = self.merges[rank]

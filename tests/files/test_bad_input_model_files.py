@@ -9,7 +9,7 @@ import warnings
 
 import pytest
 
-from bpe_workshop.files.model_file import HEADER
+from bpe_workshop.files.model_file import BYTE_LEVEL_HEADER as HEADER
 from bpe_workshop.tokenizers.byte_level import ByteLevelBPE
 
 load = ByteLevelBPE.load  # model_file returns plain data; the class builds itself from it

@@ -6,7 +6,7 @@ from hypothesis import strategies as st
 
 from bpe_workshop.algorithm.patterns import GPT2_PATTERN, GPT4_PATTERN
 from bpe_workshop.files.corpora import load_english, load_multilingual
-from bpe_workshop.files.model_file import HEADER
+from bpe_workshop.files.model_file import BYTE_LEVEL_HEADER as HEADER
 from bpe_workshop.tokenizers.byte_level import ByteLevelBPE
 
 TEXT = load_english()[:8000] + load_multilingual()

@@ -142,7 +142,8 @@ def test_recovery_on_a_small_made_up_vocabulary():
 
 
 def test_unsupported_encoding_name():
-    with pytest.raises(ValueError, match="from_tiktoken supports"):
+    with pytest.raises(ValueError, match="name must be 'gpt2', 'cl100k_base' or 'o200k_base', "
+                                         "got 'p50k_base'"):
         ByteLevelBPE.from_tiktoken("p50k_base")
 
 
