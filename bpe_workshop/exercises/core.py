@@ -1,26 +1,48 @@
 """The exercise checker: run a learner's function on cases, print one clear verdict.
 
 A checker names a reference from the package (expected values are computed, never typed in),
-the inputs and a hint; :func:`check` prints one verdict: ``✅ passed``, ``⏳ not attempted yet``
-(the stub raises ``NotImplementedError`` or returns ``...``/``None``), or ``❌`` with the smallest
-failing input, expected vs got and a hint. It never raises, whatever the learner's code does
-(``sys.exit()``, a ``repr`` that raises, an endless loop: :func:`guarded`); only
-``KeyboardInterrupt`` passes. Answers must be Python's own types; threads left running are
-reported. Left out: learner code that catches ``BaseException`` and goes on looping.
+the inputs, and optionally a generator of random small inputs; :func:`check` compares on the fixed
+cases, then on a few hundred generated ones, and prints one verdict: ``✅ passed``, ``⏳ not
+attempted yet`` (the stub raises ``NotImplementedError`` or returns ``...``/``None``), or ``❌``
+with the smallest failing input (a generated one is shrunk), expected vs got and a hint: first
+about the answer's shape (:func:`shape_hint`), then the known wrong answer it matches, then the
+checker's own. It never raises and answers within CHECK_LIMIT seconds, whatever the learner's
+code does (``sys.exit()``, a ``repr`` that never returns, a self-containing list, an endless loop,
+a replaced ``sys.stdout``); only ``KeyboardInterrupt`` passes. On Linux and macOS the answer runs
+in a forked child, so a long call inside C (``sum(range(10**10))``) is stopped too. Answers must
+be Python's own types; threads left running are reported. Left out: learner code that catches
+``BaseException`` and goes on looping (in the child it is stopped with the child).
 """
 
 from __future__ import annotations
 
 import copy
+import functools
+import gc
+import mmap
+import os
+import pickle
+import random
+import select
 import signal
+import struct
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterable
+import types
+import warnings
+from collections import Counter, OrderedDict, defaultdict
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
-MAX_SHOWN = 160  # characters of a repr shown in a verdict before cutting it short
+MAX_SHOWN = 160  # characters of a repr or a message shown in a verdict before cutting it short
 TIME_LIMIT = 3.0  # seconds one call of the learner's function may take before it is stopped
+CHECK_LIMIT = 7.0  # seconds for a whole check: every call, every comparison, the verdict
+GENERATED = 200  # generated cases per checker, small to large
+MAX_PRINTED = 2000  # characters of the learner's own prints shown before the verdict
+MAX_ITEMS = 100_000  # items of an answer walked before it counts as too big to compare
+ISOLATE = hasattr(os, "fork") and sys.platform in ("linux", "darwin")  # answers in a forked child
+HONEST = {Counter, defaultdict, OrderedDict}  # subclasses of dict whose == is dict's own
 
 
 @dataclass(frozen=True)
@@ -54,7 +76,10 @@ class Raised:
     error: BaseException
 
     def __repr__(self) -> str:
-        return f"<raised {error_name(self.error)}: {self.error}>"
+        return f"<raised {error_name(self.error)}: {message_of(self.error)}>"
+
+
+_guards: list[list[float]] = []  # the guards now running, each as [its deadline]
 
 
 def guarded(func: Callable, *args, time_limit: float | None = None):
@@ -62,6 +87,7 @@ def guarded(func: Callable, *args, time_limit: float | None = None):
 
     Two watchmen, as learner code can defeat either alone: an alarm (POSIX, main thread), which
     also stops a call stuck in C (``time.sleep(100)``), and a tracer (any thread), put back after.
+    Guards nest: an inner one never outlives the one around it.
 
     >>> def forever():
     ...     while True: pass
@@ -70,15 +96,23 @@ def guarded(func: Callable, *args, time_limit: float | None = None):
     ...
     bpe_workshop.exercises.core.TimeUp: stopped after 0.1 s
     """
-    limit = TIME_LIMIT if time_limit is None else time_limit
     started = time.monotonic()
+    deadline = min([started + (TIME_LIMIT if time_limit is None else time_limit),
+                    *(guard[0] for guard in _guards)])
     own_file = getattr(getattr(func, "__code__", None), "co_filename", None)
+    me = [deadline]  # this guard, while it is in _guards
 
-    def time_up(*_):
-        raise TimeUp(f"stopped after {time.monotonic() - started:.1f} s")
+    def time_up(signum=None, frame=None):
+        if frame is not None and frame.f_code is guarded.__code__:
+            return  # subtle: never in a guard's own clean-up; the alarm comes again in 0.25 s
+        if any(guard is me for guard in _guards) and (now := time.monotonic()) > deadline - 0.05:
+            late = ", when a step in C that cannot be interrupted ended" * (now > deadline + 1)
+            raise TimeUp(f"stopped after {now - started:.1f} s{late}")
+        if not _guards:  # an alarm late from a guard that has ended
+            signal.setitimer(signal.ITIMER_REAL, 0)
 
     def tracer(frame, event, arg):
-        if time.monotonic() > started + limit:
+        if time.monotonic() > deadline:
             time_up()
         if event == "call" and frame.f_code.co_filename == own_file:
             # subtle: `while True: pass` on one line gives no line events, so in the learner's
@@ -86,23 +120,31 @@ def guarded(func: Callable, *args, time_limit: float | None = None):
             frame.f_trace_opcodes = True
         return tracer  # trace the lines of every frame, so a loop anywhere is caught
 
+    sys._getframe().f_trace = None  # an outer guard's tracer must not stop this one's cleanup
     alarm = hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
     previous_tracer = sys.gettrace()
     if alarm:
         previous_handler = signal.signal(signal.SIGALRM, time_up)
-        signal.setitimer(signal.ITIMER_REAL, limit, 0.25)  # again if one stop is swallowed
+        signal.setitimer(signal.ITIMER_REAL, max(deadline - started, 1e-3), 0.25)
+    _guards.append(me)
     sys.settrace(tracer)
     try:
         return func(*args)
-    finally:
+    finally:  # subtle: no Python call in here (a new frame could be stopped by TimeUp)
         sys.settrace(previous_tracer)
+        for i in range(len(_guards) - 1, -1, -1):
+            if _guards[i] is me:
+                del _guards[i]
         if alarm:
             signal.setitimer(signal.ITIMER_REAL, 0)
             signal.signal(signal.SIGALRM, previous_handler)
+            if _guards:  # the guard around this one keeps its own alarm
+                signal.setitimer(signal.ITIMER_REAL, max(_guards[-1][0] - time.monotonic(), 1e-3),
+                                 0.25)
 
 
 def shown(value: object) -> str:
-    """``repr`` of ``value``, cut short for the verdict; never raises.
+    """``repr`` of ``value``, cut short for the verdict; never raises, never hangs.
 
     >>> shown("abc"), len(shown("x" * 1000)) <= MAX_SHOWN
     ("'abc'", True)
@@ -112,14 +154,23 @@ def shown(value: object) -> str:
     >>> shown(Odd())
     '<an Odd whose repr raised ValueError>'
     """
+    return _text_of(repr, value, f"<{a_type(value)} whose repr raised {{}}>")
+
+
+def message_of(err: BaseException) -> str:
+    """An exception's message, cut short like a repr; never raises, never hangs."""
+    return _text_of(str, err, "(its message could not be shown: str raised {})")
+
+
+def _text_of(how: Callable, value: object, failed: str) -> str:
     try:
-        text = guarded(repr, value)
+        text = guarded(how, value, time_limit=min(1.0, TIME_LIMIT))
         if not isinstance(text, str):
-            raise TypeError("repr returned a non-str")
+            raise TypeError(f"{how.__name__} returned a non-str")
     except KeyboardInterrupt:
         raise
     except BaseException as err:  # noqa: BLE001 - the learner's object, any failure
-        return f"<{a_type(value)} whose repr raised {error_name(err)}>"
+        return failed.format(error_name(err))
     return text if len(text) <= MAX_SHOWN else text[: MAX_SHOWN - 5] + " ...)"
 
 
@@ -139,7 +190,16 @@ def call_text(name: str, args: tuple) -> str:
     >>> call_text("merge", ([1, 2], (1, 2), 256))
     'merge([1, 2], (1, 2), 256)'
     """
-    return f"{name}({', '.join(shown(arg) for arg in args)})"
+    return f"{name}({', '.join(shown(arg) for arg in args)})" if args else name
+
+
+def random_text(rng: random.Random, size: int, alphabet: str = "aab eTt.,'!\n7½你👋") -> str:
+    """A random text of up to ``2 * size`` characters of ``alphabet``, for generated cases.
+
+    >>> random_text(random.Random(1), 3, "ab")
+    'a'
+    """
+    return "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 2 * size)))
 
 
 def check(
@@ -148,17 +208,26 @@ def check(
     inputs: Iterable[tuple],
     *,
     hint: str | Callable[..., str] = "",
-    same: Callable[[object, object], bool] | None = None,
+    generate: Callable[[random.Random, int], tuple] | None = None,
+    valid: Callable[..., bool] | None = None,
+    wrong: Iterable[tuple[Callable, str]] = (),
+    same: Callable[[tuple, object, object], bool] | None = None,
+    alone: str = "",
+    waiting: Callable[[Callable], str] | None = None,
     name: str | None = None,
     reveal: bool = True,
-    quiet: bool = False,
 ) -> CheckResult:
-    """Compare ``func(*args)`` with ``reference(*args)`` for every ``args`` in ``inputs``.
+    """Compare ``func(*args)`` with ``reference(*args)`` for every ``args`` in ``inputs``, then on
+    GENERATED cases from ``generate(rng, size)`` (sizes growing from 1; those the reference
+    refuses are skipped), shrunk while ``valid(*args)`` holds.
 
-    Inputs run smallest repr first, so the failure reported is the smallest. ``hint``: a sentence,
-    or ``hint(args, expected, got)`` returning one (``got`` a :class:`Raised` if the function
-    raised); ``same(expected, got)`` replaces ``==``; ``name`` the function's name in messages;
-    ``reveal=False`` keeps the expected value out (for puzzles); ``quiet`` skips the printing.
+    Inputs run smallest repr first, so the failure reported is the smallest. Hints, first match
+    wins: :func:`shape_hint` (``alone`` replaces its sentence for a pair ``(answer, extra)``);
+    the sentence of the first ``(wrong_answer, sentence)`` in ``wrong`` whose answer equals the
+    learner's on the failing case; ``hint``, a sentence or ``hint(args, expected, got)`` (``got``
+    a :class:`Raised` if the function raised). ``same(args, expected, got)`` replaces ``==``;
+    ``waiting(func)`` returns a "not attempted" reason for an unchanged copied exercise, or '';
+    ``name`` the function's name in messages; ``reveal=False`` keeps the expected value out.
 
     >>> def reference(text):
     ...     return len(text.encode("utf-8"))
@@ -176,139 +245,405 @@ def check(
     ⏳ stub: not attempted yet — edit the cell above, then run it and this cell again.
     False
     """
+    out = sys.stdout  # the verdict goes here, whatever the learner's code does to sys.stdout
     name = name or _name_of(func)
-    cases = sorted((tuple(args) for args in inputs), key=lambda args: (len(repr(args)), repr(args)))
-    same = same or (lambda expected, got: expected == got)
     if isinstance(func, str):
-        return _verdict(f"❌ expected a function, got the text {shown(func)}; pass the function "
-                        f"itself, without quotes: check_x({func}) rather than check_x('{func}').",
-                        quiet)
+        return _print(out, "", (False, f"❌ expected a function, got the text {shown(func)}; pass "
+                                f"the function itself, without quotes: check_x({func}) rather "
+                                f"than check_x('{func}').", True))
     if not callable(func):
-        return _verdict(f"❌ expected a function, got {shown(func)}; pass the function's name "
-                        "without calling it, e.g. check_x(x) rather than check_x(x()).", quiet)
-    threads_before = set(threading.enumerate())
+        return _print(out, "", (False, f"❌ expected a function, got {shown(func)}; pass the "
+                                "function's name without calling it, e.g. check_x(x) rather than "
+                                "check_x(x()).", True))
+    inputs = sorted((tuple(args) for args in inputs), key=lambda a: (len(repr(a)), repr(a)))
+    cases = [(args, reference(*copy.deepcopy(args))) for args in inputs]
+    fixed = len(cases)
+    if generate:
+        rng, seen = random.Random(0), {repr(args) for args, _ in cases}
+        for attempt in range(4 * GENERATED):  # a small size has few inputs: some come twice
+            if len(cases) == fixed + GENERATED:
+                break
+            args = tuple(generate(rng, min(1 + attempt * 8 // GENERATED, 9)))
+            if repr(args) not in seen:
+                seen.add(repr(args))
+                try:
+                    cases.append((args, reference(*copy.deepcopy(args))))
+                except Exception:  # noqa: BLE001, S112 - an input the reference refuses: skip it
+                    continue
+    run = _Run(func=func, reference=reference, name=name, cases=cases, fixed=fixed, hint=hint,
+               wrong=wrong, same=same or (lambda args, expected, got: expected == got),
+               alone=alone, waiting=waiting, reveal=reveal, valid=valid or (lambda *args: True))
+    return _print(out, *(_in_child(run) if ISOLATE else run.verdict()))
 
-    untouched = []  # (call, got) where the function returned ... or None instead of an answer
-    for args in cases:
-        expected = reference(*copy.deepcopy(args))
-        call = call_text(name, args) if args else name
+
+class _Printed:
+    """Stands for sys.stdout and sys.stderr while the learner's code runs: keeps what it prints,
+    up to MAX_PRINTED characters, and counts the rest."""
+
+    def __init__(self):
+        self.text, self.count = "", 0
+
+    def write(self, text):
+        if not isinstance(text, str):
+            raise TypeError(f"write() argument must be str, not {type(text).__name__}")
+        self.count += len(text)
+        if len(self.text) < MAX_PRINTED:
+            self.text += text[: MAX_PRINTED - len(self.text)]
+        return len(text)
+
+    def flush(self):
+        pass
+
+    def shown(self) -> str:
+        cut = self.count - len(self.text)
+        more = f"\n... ({cut:,} more characters printed, not shown)" if cut else ""
+        text = self.text + more
+        return text if not text or text.endswith("\n") else text + "\n"  # the verdict on its line
+
+
+class _Run:
+    """One check: the learner's calls and the verdict, in this process or a forked child."""
+
+    def __init__(self, **fields):
+        self.__dict__.update(fields)  # check's arguments; cases: (args, expected), fixed first
+        self.now_at = lambda k: None  # told the index of each case before its call
+
+    def verdict(self) -> tuple[str, tuple[bool, str, bool]]:
+        """``(what the learner's code printed, (passed, message, attempted))``."""
+        self.printed, saved = _Printed(), (sys.stdout, sys.stderr)
+        sys.stdout = sys.stderr = self.printed
+        self.deadline = time.monotonic() + CHECK_LIMIT
         try:
-            # deep copies, so a function that changes its argument cannot spoil later cases
-            got = guarded(func, *copy.deepcopy(args))
-        except NotImplementedError:
-            return _not_attempted(name, quiet)
+            verdict = self._verdict()
+            return self.printed.shown(), verdict
+        finally:
+            sys.stdout, sys.stderr = saved
+
+    def _verdict(self) -> tuple[bool, str, bool]:
+        threads_before = set(threading.enumerate())
+        why = self.waiting and self._in_time(lambda: self.waiting(self.func), "")
+        if why:
+            return False, f"⏳ {self.name}: not attempted yet — {why}", False
+        untouched = []  # (call, got) where the function returned ... or None instead of an answer
+        ran = 0
+        for k, (args, expected) in enumerate(self.cases):
+            if k == self.fixed and (untouched or _started(threads_before)):
+                break  # said below, before any generated case
+            if k >= self.fixed and time.monotonic() > self.deadline - 2 * min(1.0, TIME_LIMIT):
+                break  # the generated cases stop when time is short; the fixed ones all ran
+            ran = k + 1
+            self.now_at(k)
+            kind, got, extra = self._try(args, expected)
+            if kind == "none" and k < self.fixed:
+                untouched.append((call_text(self.name, args), got))
+            elif kind != "ok":
+                if k >= self.fixed and kind in ("wrong", "raised", "changed", "none"):
+                    args, expected, (kind, got, extra) = self._shrink(args, expected, kind)
+                failure = functools.partial(self._failure, args, expected, kind, got, extra)
+                return self._in_time(failure, self._unreadable(args))
+        left_running = _started(threads_before)
+        if left_running:
+            return False, (f"❌ {self.name} started {len(left_running)} thread(s) that are still "
+                           f"running ({', '.join(t.name for t in left_running[:3])}); they keep "
+                           "using the kernel. Do the work in the function itself, or wait for "
+                           "the threads (join) before returning."), True
+        if untouched and len(untouched) == self.fixed:
+            why = "(it returned None; if you did edit it, is a `return` missing?)"
+            return _not_attempted(self.name, why if any(g is None for _, g in untouched) else "")
+        if untouched:
+            return _no_return(*untouched[0])
+        plural = "case" if self.fixed == 1 else "cases"
+        more = f" and {ran - self.fixed} generated ones" if ran > self.fixed else ""
+        return True, f"✅ {self.name} passed ({self.fixed} {plural}{more})", True
+
+    def _call(self, args: tuple, limit: float):
+        """The learner's answer for a copy of ``args``, its prints kept, sys.stdout put back."""
+        sys.stdout = sys.stderr = self.printed
+        try:
+            return guarded(self.func, *args, time_limit=limit)
+        finally:
+            sys.stdout = sys.stderr = self.printed
+
+    def _try(self, args: tuple, expected: object, limit: float | None = None) -> tuple:
+        """``(kind, got, extra)``: kind is ok, wrong, raised, time, stub, none or changed."""
+        given = copy.deepcopy(args)  # a copy, so a function that changes it spoils nothing
+        limit = min(TIME_LIMIT if limit is None else limit, self.deadline - time.monotonic() - 1)
+        try:
+            got = self._call(given, max(limit, 1e-3))
+        except NotImplementedError as err:
+            return "stub", Raised(err), err
         except KeyboardInterrupt:
             raise
         except TimeUp as err:
-            return _verdict(_time_up(call, err), quiet)
+            return "time", None, err
         except BaseException as err:  # noqa: BLE001 - any error is the learner's to see
-            lines = [f"❌ {call} {_raised_text(err)}"]
-            lines += [f"   expected: {shown(expected)}"] if reveal else []
-            return _verdict("\n".join(lines + _hint(hint, args, expected, Raised(err))), quiet)
+            return "raised", Raised(err), None
         if (got is None or got is Ellipsis) and expected is not None:
-            untouched.append((call, got))
-            continue
-        agrees, trouble = _agrees(same, expected, got)
-        if not agrees:
-            lines = [f"❌ {call} gave the wrong answer."]
-            lines += [f"   expected: {shown(expected)}"] if reveal else []
-            lines += [f"   got:      {shown(got)}"]
-            lines += [f"   (comparing it with == {trouble})"] if trouble else []
-            container = _container_hint(expected, got)
-            hints = [f"   hint: {container}"] if container else _hint(hint, args, expected, got)
-            return _verdict("\n".join(lines + hints), quiet)
-    left_running = [t for t in threading.enumerate() if t not in threads_before and t.is_alive()]
-    if left_running:
-        return _verdict(f"❌ {name} started {len(left_running)} thread(s) that are still running "
-                        f"({', '.join(t.name for t in left_running[:3])}); they keep using the "
-                        "kernel. Do the work in the function itself, or wait for the threads "
-                        "(join) before returning.", quiet)
-    if len(untouched) == len(cases):
-        why = "(it returned None; if you did edit it, is a `return` missing?)"
-        return _not_attempted(name, quiet, why if any(got is None for _, got in untouched) else "")
-    if untouched:
-        call, got = untouched[0]
-        return _verdict(f"❌ {call} returned {got!r}, with no answer: does every path through "
-                        "your function end in `return`?", quiet)
-    plural = "case" if len(cases) == 1 else "cases"
-    return _verdict(f"✅ {name} passed ({len(cases)} {plural})", quiet, passed=True)
+            return "none", got, None
+        agrees, trouble = self._agrees(args, expected, got)
+        if agrees and not self._in_time(lambda: given == args, False):
+            return "changed", got, given
+        return ("ok" if agrees else "wrong"), got, trouble
+
+    def _agrees(self, args, expected, got) -> tuple[bool, str]:
+        """Whether ``same`` holds; a comparison that fails or hangs counts as a wrong answer."""
+        odd = _odd(got) if not _odd(expected) else ""
+        if odd:
+            return False, f"means nothing: {odd}; return plain Python values"
+        try:
+            return bool(guarded(lambda: bool(self.same(args, expected, got)),
+                                time_limit=min(1.0, TIME_LIMIT))), ""
+        except KeyboardInterrupt:
+            raise
+        except TimeUp:
+            return False, "did not finish in time"
+        except BaseException as err:  # noqa: BLE001 - e.g. an array whose truth value is ambiguous
+            return False, f"raised {error_name(err)}: return a plain Python value"
+
+    def _shrink(self, args, expected, kind) -> tuple:
+        """A smaller failing input than ``args``: drop parts of it while the answer stays wrong."""
+        result, tried = self._try(args, expected), {repr(args)}
+        while time.monotonic() < self.deadline - 2 * min(1.0, TIME_LIMIT) and len(tried) < 400:
+            for smaller in _smaller(args):
+                if repr(smaller) in tried or not self.valid(*smaller):
+                    continue
+                tried.add(repr(smaller))
+                try:
+                    wanted = self.reference(*copy.deepcopy(smaller))
+                except Exception:  # noqa: BLE001, S112 - an input the reference refuses
+                    continue
+                self.now_at(-1)
+                outcome = self._try(smaller, wanted, limit=min(0.5, TIME_LIMIT))
+                if outcome[0] == result[0]:  # the same kind of failure, on a smaller input
+                    args, expected, result = smaller, wanted, outcome
+                    break
+            else:
+                break
+        return args, expected, result
+
+    def _failure(self, args, expected, kind, got, extra) -> tuple[bool, str, bool]:
+        call = call_text(self.name, args)
+        shown_expected = [f"   expected: {shown(expected)}"] if self.reveal else []
+        if kind == "stub":
+            helper = _raised_in(extra, self.func)
+            if not helper:
+                return _not_attempted(self.name)
+            return False, (f"⏳ {self.name}: {helper} is still a stub (it raises "
+                           f"NotImplementedError), and {self.name} calls it: write {helper} in "
+                           "its cell and run it, then run this cell again."), True
+        if kind == "time":
+            return False, _time_up(call, extra, self.printed), True
+        if kind == "none":
+            return _no_return(call, got)
+        if kind == "changed":
+            names = getattr(getattr(self.func, "__code__", None), "co_varnames", ())
+            changed = next(i for i, (a, b) in enumerate(zip(args, extra)) if a != b)
+            what = names[changed] if changed < len(names) else f"argument {changed + 1}"
+            return False, (f"❌ {call} gave the right answer, but changed its argument {what}: "
+                           f"{shown(args[changed])} became {shown(extra[changed])}.\n   hint: the "
+                           f"caller still needs its {type(args[changed]).__name__} as it was: "
+                           "build a new one and return that."), True
+        if kind == "raised":
+            lines = [f"❌ {call} {_raised_text(got.error)}", *shown_expected]
+        else:
+            lines = [f"❌ {call} gave the wrong answer.", *shown_expected,
+                     f"   got:      {shown(got)}"]
+            lines += [f"   (comparing it with == {extra})"] if extra else []
+        text = "" if kind == "raised" else shape_hint(expected, got, self.alone)
+        if not text and kind == "wrong":
+            text = self._wrong_answer(args, got)
+        if not text and callable(self.hint):
+            text = self._in_time(lambda: self.hint(args, expected, got), "")
+        text = text or (self.hint if isinstance(self.hint, str) else "")
+        return False, "\n".join(lines + ([f"   hint: {text}"] if text else [])), True
+
+    def _wrong_answer(self, args, got) -> str:
+        """The sentence of the known wrong answer that gives ``got`` here, and the learner's
+        answers on every fixed case too if one does; else of the first that gives ``got`` here."""
+        answers = {}  # case number -> the learner's answer
+
+        def gives(answer, k, case, got=None):
+            if k not in answers:
+                answers[k] = got if k < 0 else self._call(copy.deepcopy(case), min(0.5, TIME_LIMIT))
+            return self.same(case, guarded(answer, *copy.deepcopy(case)), answers[k])
+
+        here = [(answer, sentence) for answer, sentence in self.wrong
+                if self._in_time(lambda a=answer: gives(a, -1, args, got), False)]
+        for answer, sentence in here:
+            if all(self._in_time(lambda a=answer, k=k: gives(a, k, self.cases[k][0]), False)
+                   for k in range(self.fixed)):
+                return sentence
+        return here[0][1] if here else ""
+
+    def _in_time(self, work: Callable, failed):
+        """``work()`` within the time left, or ``failed`` if it raises or runs out of time."""
+        try:
+            return guarded(work, time_limit=max(self.deadline - time.monotonic(), 0.5))
+        except KeyboardInterrupt:
+            raise
+        except BaseException:  # noqa: BLE001 - the learner's object, any failure
+            return failed
+
+    def _unreadable(self, args) -> tuple[bool, str, bool]:
+        return False, (f"❌ {call_text(self.name, args)} gave an answer the checker could not "
+                       f"read within {CHECK_LIMIT:g} s (its ==, repr or str did not finish).\n"
+                       "   hint: return plain Python values: lists, dicts, str, int."), True
 
 
-def _name_of(func) -> str:
-    name = getattr(func, "__name__", None) if callable(func) else None
-    return name if isinstance(name, str) else "your function"
+def _started(threads_before: set) -> list:
+    return [t for t in threading.enumerate() if t not in threads_before and t.is_alive()]
 
 
-def _agrees(same, expected, got) -> tuple[bool, str]:
-    """Whether ``same(expected, got)`` holds; a comparison that fails counts as a wrong answer.
+def _smaller(args: tuple) -> Iterator[tuple]:
+    """Inputs like ``args`` with a part left out: halves first, then single items; ints halved."""
+    for i, arg in enumerate(args):
+        if isinstance(arg, (str, bytes, list, dict)) and arg:
+            items = list(arg.items()) if isinstance(arg, dict) else arg
+            for width in sorted({len(items) // 2, 1} - {0}, reverse=True):
+                for start in range(0, len(items), width):
+                    part = items[:start] + items[start + width:]
+                    yield (*args[:i], dict(part) if isinstance(arg, dict) else part, *args[i + 1:])
+        elif type(arg) is int and arg > 0:
+            for smaller in (0, arg // 2, arg - 1):
+                yield (*args[:i], smaller, *args[i + 1:])
 
-    >>> _agrees(lambda e, g: e == g, [1], [1])
-    (True, '')
+
+def shape_hint(expected: object, got: object, alone: str = "") -> str:
+    """What is wrong with the answer's shape, before any hint about values; '' if nothing.
+
+    >>> shape_hint([1, 2], (1, 2))
+    'the values are right, but return a list, not a tuple.'
+    >>> shape_hint(["a", "b"], (["a", "b"], -3.5))
+    'return only the answer, not a pair (answer, extra): the first item of yours is right.'
+    >>> shape_hint(["[UNK]"], "[UNK]")
+    "return a list, not one str: ['[UNK]'] rather than '[UNK]'."
+    >>> shape_hint(["ab", "c"], "ab c")
+    'return a list, not one str joining its items.'
+    >>> shape_hint({("a", "b"): 2}, {("a", "b"): "2"})
+    "each value must be an int, but one of yours is a str ('2')."
     """
-    if is_plain(expected) and not is_plain(got):
-        return False, f"means nothing: it holds {_odd_part(got)}; return plain Python values"
+    kind, given = type(expected), type(got)
+    if given is kind or (kind is dict and given in HONEST) or isinstance(got, Raised):
+        return _items_hint(expected, got)
+    if isinstance(got, tuple) and len(got) == 2 and kind is not tuple and _is(
+            lambda: got[0] == expected):
+        return alone or ("return only the answer, not a pair (answer, extra): the first item of "
+                         "yours is right.")
+    if isinstance(got, (types.GeneratorType, Iterator)) and kind is not str:
+        return (f"your function returned {a_type(got)}, which hands out its items only when "
+                f"read, and never equals {a_type(expected)}: return {a_type(expected)}, e.g. "
+                "list(...).")
+    if kind is list and isinstance(got, str):
+        joined = len(expected) > 1 and all(isinstance(x, str) for x in expected) and got in (
+            "".join(expected), " ".join(expected))
+        alone = f": [{got!r}] rather than {got!r}" if expected == [got] else ""
+        return f"return a list, not one str{' joining its items' if joined else ''}{alone}."
+    if kind in (list, dict, tuple, str) and isinstance(got, (int, float)) and given is not bool:
+        return (f"return {a_type(expected)}, not a number ({shown(got)}): the answer itself, not "
+                "a count or a score of it.")
+    collections = (list, tuple, set, frozenset, dict)
+    if kind in collections and isinstance(got, collections):
+        right = kind is not set and given not in (set, frozenset) and len(expected) > 0 and _is(
+            lambda: (kind(got.items()) if isinstance(got, dict) else kind(got)) == expected)
+        lost = " (a set loses the order and repeated items)" if given in (set, frozenset) else ""
+        return (f"{'the values are right, but ' if right else ''}return {a_type(expected)}, not "
+                f"{a_type(got)}{lost}.")
+    if kind is str and isinstance(got, (list, tuple)):
+        return f"return one str, not {a_type(got)}: join the pieces with ''.join(...)."
+    return f"return {a_type(expected)}, not {a_type(got)} ({shown(got)})."
+
+
+def _items_hint(expected, got) -> str:
+    """'the items must be ...' when the answer's container is right but its items are not."""
+    if isinstance(expected, dict):
+        parts = [("keys", list(expected), list(got)),
+                 ("values", list(expected.values()), list(got.values()))]
+    elif isinstance(expected, (list, tuple, set, frozenset)):
+        parts = [("items", list(expected), list(got))]
+    else:
+        return ""
+    for part, want, have in parts:
+        kinds = {type(x) for x in want}
+        odd = [x for x in have if type(x) not in kinds][:1] if len(kinds) == 1 else []
+        if odd:
+            return (f"each {part[:-1]} must be {a_type(want[0])}, but one of yours is "
+                    f"{a_type(odd[0])} ({shown(odd[0])}).")
+    return ""
+
+
+def _is(work: Callable) -> bool:
+    """Whether ``work()`` is true; False if it raises (a learner's object on one side)."""
     try:
-        return bool(guarded(lambda: bool(same(expected, got)))), ""
-    except KeyboardInterrupt:
-        raise
-    except TimeUp:
-        return False, "did not finish in time"
-    except BaseException as err:  # noqa: BLE001 - e.g. an array whose truth value is ambiguous
-        return False, f"raised {error_name(err)}: return a plain Python value"
+        return bool(work())
+    except Exception:  # noqa: BLE001 - the learner's object
+        return False
 
 
-def is_plain(value: object, depth: int = 0) -> bool:
-    """Whether ``value`` is built from Python's own types only (so ``==`` means what it says).
+def _odd(value: object) -> str:
+    """Why ``==`` on ``value`` means nothing, or '' when it is built from Python's own types.
+
+    Walked once per object (shared parts are not walked again), at most MAX_ITEMS items.
 
     >>> class Answer:
     ...     pass
-    >>> is_plain({"a": [1, (2.0, b"x")]}), is_plain([Answer()])
-    (True, False)
+    >>> _odd({"a": [1, (2.0, b"x")]}), _odd([Answer()]), _odd(Counter("aab"))
+    ('', 'it holds an Answer object', '')
+    >>> looped = [1]
+    >>> looped.append(looped)
+    >>> _odd(looped)
+    'it contains itself'
     """
-    if depth > 50 or type(value).__module__ != "builtins":
-        return False
-    if isinstance(value, dict):
-        return all(is_plain(k, depth + 1) and is_plain(v, depth + 1) for k, v in value.items())
-    if isinstance(value, (list, tuple, set, frozenset)):
-        return all(is_plain(item, depth + 1) for item in value)
-    return True
+    seen, todo = set(), [(value, ())]
+    while todo:
+        item, inside = todo.pop()
+        kind = type(item)
+        if kind.__module__ != "builtins" and kind not in HONEST:
+            return f"it holds {a_type(item)} object"
+        if not isinstance(item, (dict, list, tuple, set, frozenset)):
+            continue
+        if id(item) in inside:
+            return "it contains itself"
+        if len(seen) > MAX_ITEMS or len(inside) > 50:
+            return f"it is more than 50 levels deep or holds over {MAX_ITEMS:,} items"
+        if id(item) not in seen:
+            seen.add(id(item))
+            parts = [*item.keys(), *item.values()] if isinstance(item, dict) else item
+            todo.extend((part, (*inside, id(item))) for part in parts)
+    return ""
 
 
-def _odd_part(value: object) -> str:
-    if type(value).__module__ != "builtins":
-        return f"{a_type(value)} object"
-    items = value.items() if isinstance(value, dict) else value
-    return next((_odd_part(item) for item in items if not is_plain(item)), "something unusual")
+def _raised_in(err: BaseException, func: Callable) -> str:
+    """The name of the function that raised ``err``, if it is not ``func`` itself (a helper)."""
+    tb = err.__traceback__
+    while tb and tb.tb_next:
+        tb = tb.tb_next
+    code = tb.tb_frame.f_code if tb else None
+    return "" if code is None or code is getattr(func, "__code__", None) else code.co_name
 
 
-def _container_hint(expected: object, got: object) -> str:
-    """'return a list, not a tuple' when the values are right but the container is not."""
-    kinds = (list, tuple, set, frozenset, dict)
-    if type(got) is type(expected) or not isinstance(expected, kinds) or not isinstance(got, kinds):
-        return ""
-    try:
-        right = sorted(map(repr, expected)) == sorted(map(repr, got))
-    except Exception:  # noqa: BLE001 - the learner's object
-        right = False
-    return f"the values are right, but return {a_type(expected)}, not {a_type(got)}." if right \
-        else ""
-
-
-def _time_up(call: str, err: BaseException) -> str:
+def _time_up(call: str, err: BaseException, printed: _Printed) -> str:
+    if printed.count > 20 * MAX_PRINTED:
+        return (f"❌ {call} did not finish: it was {err}, the limit being {TIME_LIMIT:g} s, after "
+                f"printing {printed.count:,} characters.\n   hint: printing that much takes "
+                "longer than the limit: print less (or nothing) and run it again; if the prints "
+                "come from a loop, check that the loop ends.")
+    if "in C" in str(err):
+        return f"❌ {call} did not finish: it was {err}, the limit being {TIME_LIMIT:g} s.{IN_C}"
     return (f"❌ {call} did not finish: it was {err}, the limit being {TIME_LIMIT:g} s.\n"
             "   hint: is there a loop that never ends? Check that every `while` loop moves its "
             "index (or shortens its list) on every path, including the path where nothing "
             "matches.")
 
 
+IN_C = ("\n   hint: look for a call on a huge number or a huge repetition, and make the work "
+        "grow with the size of the input only.")
+
+
 def _raised_text(err: BaseException) -> str:
     if isinstance(err, SystemExit):
         return (f"called sys.exit({'' if err.code is None else shown(err.code)}) "
                 "(SystemExit): return a value instead of exiting.")
-    try:
-        return f"raised {error_name(err)}: {err}"
-    except Exception:  # noqa: BLE001 - an exception whose str itself fails
-        return f"raised {error_name(err)}: (its message could not be shown)"
+    return f"raised {error_name(err)}: {message_of(err)}"
 
 
 def error_name(err: BaseException) -> str:
@@ -324,54 +659,84 @@ def error_name(err: BaseException) -> str:
     return f"{kind.__module__}.{kind.__qualname__}"
 
 
-def _hint(hint, args, expected, got) -> list[str]:
-    if callable(hint):
-        try:
-            text = guarded(hint, args, expected, got)
-        except KeyboardInterrupt:
-            raise
-        except BaseException:  # noqa: BLE001 - a hint must never cost the verdict
-            text = ""
-    else:
-        text = hint
-    return [f"   hint: {text}"] if text else []
+def _name_of(func) -> str:
+    name = getattr(func, "__name__", None) if callable(func) else None
+    return name if isinstance(name, str) else "your function"
 
 
-def _not_attempted(name: str, quiet: bool, why: str = "") -> CheckResult:
+def _no_return(call: str, got: object) -> tuple[bool, str, bool]:
+    return False, (f"❌ {call} returned {got!r}, with no answer: does every path through your "
+                   "function end in `return`?"), True
+
+
+def _not_attempted(name: str, why: str = "") -> tuple[bool, str, bool]:
     message = (f"⏳ {name}: not attempted yet — edit the cell above, then run it and this cell "
                "again.")
-    return _verdict(f"{message} {why}".rstrip(), quiet, attempted=False)
+    return False, f"{message} {why}".rstrip(), False
 
 
-def _verdict(message: str, quiet: bool, passed: bool = False,
-             attempted: bool = True) -> CheckResult:
-    if not quiet:
-        print(message)
+def _print(out, printed: str, verdict: tuple[bool, str, bool]) -> CheckResult:
+    passed, message, attempted = verdict
+    try:
+        out.write(printed + message + "\n")
+        out.flush()
+    except Exception:  # noqa: BLE001 - a closed stream: the result still says it
+        pass
     return CheckResult(passed=passed, message=message, attempted=attempted)
 
 
-def count_total(counts: object) -> int | None:
-    """The sum of a dict's values when they are all ints, else None (for hints).
+def _in_child(run: _Run) -> tuple[str, tuple[bool, str, bool]]:
+    """``run.verdict()`` in a forked child, ended if it outlives CHECK_LIMIT (a call stuck in C).
 
-    >>> count_total({("a", "a"): 2, ("a", "b"): 1}), count_total({"a": "2"}), count_total([1])
-    (3, None, None)
+    The child writes the index of each case before calling it to memory it shares with this
+    process, and its verdict to a pipe; the learner's function, its prints and its threads stay
+    in the child.
     """
-    if not isinstance(counts, dict) or not all(type(n) is int for n in counts.values()):
-        return None
-    return sum(counts.values())
-
-
-def values_kind(counts: object) -> str:
-    """A hint's sentence when a dict of counts holds values that are not ints, else ''.
-
-    >>> values_kind({("a", "a"): "2"})
-    "the counts must be ints, but one of them is a str ('2')."
-    >>> values_kind({("a", "a"): 2})
-    ''
-    """
-    if isinstance(counts, dict):
-        for n in counts.values():
-            if type(n) is not int:
-                return (f"the counts must be ints, but one of them is "
-                        f"{a_type(n)} ({shown(n)}).")
-    return ""
+    at = mmap.mmap(-1, 4)  # the index of the case being called (-1: none of the listed ones)
+    at[:] = struct.pack("<i", -1)
+    read_end, write_end = os.pipe()
+    gc.freeze()  # the child's collector leaves the kernel's objects alone: fewer pages copied
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)  # fork with the kernel's threads
+        pid = os.fork()
+    gc.unfreeze()
+    if pid == 0:  # the child: never returns
+        try:
+            os.close(read_end)
+            run.now_at = lambda k: at.__setitem__(slice(0, 4), struct.pack("<i", k))
+            try:
+                result = run.verdict()
+            except KeyboardInterrupt:
+                result = None
+            data = memoryview(pickle.dumps(result))
+            while data:
+                data = data[os.write(write_end, data):]
+        finally:
+            os._exit(0)
+    os.close(write_end)
+    received, ended, done = b"", time.monotonic() + CHECK_LIMIT + 1.5, False
+    try:
+        while (left := ended - time.monotonic()) > 0 and select.select([read_end], [], [], left)[0]:
+            chunk = os.read(read_end, 1 << 16)
+            done = not chunk
+            if done:
+                break
+            received += chunk
+    finally:
+        os.close(read_end)
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+    if done and received:
+        result = pickle.loads(received)  # noqa: S301 - our own child's verdict
+        if result is None:
+            raise KeyboardInterrupt
+        return result
+    (k,) = struct.unpack("<i", at[:4])
+    call = call_text(run.name, run.cases[k][0]) if k >= 0 else run.name
+    if done:  # the pipe closed with no verdict
+        return "", (False, f"❌ {call} ended the process it ran in (os._exit, or a crash in C): "
+                    "return a value instead.", True)
+    return "", (False, f"❌ {call} did not finish: it ran on past {CHECK_LIMIT:g} s inside one "
+                "step that Python cannot interrupt (a long computation in C, such as "
+                f"sum(range(10**10)) or a huge str or list), so the checker stopped the process it "
+                f"ran in.{IN_C}", True)

@@ -5,12 +5,13 @@ References use tiktoken through ``bpe_workshop.files.offline.get_encoding``, so 
 
 from __future__ import annotations
 
-from bpe_workshop.exercises.core import CheckResult, check
+from bpe_workshop.exercises.core import CheckResult, check, random_text
 from bpe_workshop.files.offline import get_encoding
 
 ENCODINGS = ("gpt2", "cl100k_base")
 TEXTS = ("", "egg.", "Egg.", "hello world", "3221 + 2334 = 5555", "I have an Egg.",
          "你好,我是池邦豪! 👋", "    if x:\n        return 1")
+CASES = tuple((text, name) for text in TEXTS for name in ENCODINGS)
 
 
 def reference_count_tokens(text: str, encoding_name: str) -> int:
@@ -24,21 +25,18 @@ def reference_token_pieces(text: str, encoding_name: str) -> list[bytes]:
     return [enc.decode_single_token_bytes(token) for token in enc.encode(text)]
 
 
+def text_and_encoding(rng, size):
+    return random_text(rng, size), rng.choice(ENCODINGS)
+
+
 def check_count_tokens(count_tokens) -> CheckResult:
     """Exercise: ``my_count_tokens(text, encoding_name) -> int``."""
-    return check(count_tokens, reference_count_tokens,
-                 [(text, name) for text in TEXTS for name in ENCODINGS],
+    return check(count_tokens, reference_count_tokens, CASES, generate=text_and_encoding,
                  hint="get_encoding(encoding_name).encode(text) gives the ids; count them.")
 
 
 def check_token_pieces(token_pieces) -> CheckResult:
     """Exercise: ``my_token_pieces(text, encoding_name) -> list[bytes]``."""
-
-    def hint(args, expected, got):
-        if isinstance(got, list) and got and isinstance(got[0], str):
-            return ("return bytes, not str: a token can be part of a character, so use "
-                    "enc.decode_single_token_bytes(token) for each id.")
-        return "encode, then turn each id into its bytes with enc.decode_single_token_bytes(id)."
-
-    return check(token_pieces, reference_token_pieces,
-                 [(text, name) for text in TEXTS for name in ENCODINGS], hint=hint)
+    return check(token_pieces, reference_token_pieces, CASES, generate=text_and_encoding,
+                 hint="encode, then turn each id into its bytes with "
+                      "enc.decode_single_token_bytes(id): a token can be part of a character.")

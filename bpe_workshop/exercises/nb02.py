@@ -8,7 +8,7 @@ from __future__ import annotations
 import regex
 
 from bpe_workshop.algorithm.patterns import GPT2_PATTERN, GPT4_PATTERN, split_text
-from bpe_workshop.exercises.core import CheckResult, check
+from bpe_workshop.exercises.core import CheckResult, check, random_text
 
 TEXTS = ("", "Hi", "you'd", "YOU'D", "text123", "split???!!!",
          "Any text that you want to be split.", "to                 be", "I'm 25 today, in 2024!",
@@ -32,6 +32,10 @@ def reference_chunk_ids(text: str) -> list[list[int]]:
     return [list(chunk.encode("utf-8")) for chunk in split_text(text, GPT4_PATTERN)]
 
 
+def a_text(rng, size):
+    return (random_text(rng, size, "aAb 'sd ll?!.\n\t12345½²你👋"),)
+
+
 def check_gpt2_split(gpt2_split) -> CheckResult:
     """Exercise: ``my_gpt2_split(text) -> list[str]`` with GPT-2's pattern."""
 
@@ -40,28 +44,23 @@ def check_gpt2_split(gpt2_split) -> CheckResult:
             return "the chunks must join back to the text exactly: use findall, not split."
         return "regex.findall(GPT2_PATTERN, text), with the third-party `regex` module."
 
-    return check(gpt2_split, reference_gpt2_split, [(text,) for text in TEXTS], hint=hint)
+    return check(gpt2_split, reference_gpt2_split, [(text,) for text in TEXTS], hint=hint,
+                 generate=a_text)
 
 
 def check_number_chunks(number_chunks) -> CheckResult:
     """Exercise: ``my_number_chunks(text) -> list[str]``, numbers cut into groups of 1-3 digits."""
-    def hint(args, expected, got):
-        if got == regex.findall(r"\d{1,3}", args[0]):
-            return ("\\d matches decimal digits only; \\p{N} matches every number character, "
-                    "also ½, ² and Ⅻ: use \\p{N}{1,3}.")
-        return ("GPT-4's pattern uses \\p{N}{1,3}: at most three number characters, taken from "
-                "the left. \\p{N} also matches ½, ² and the digits of other scripts.")
-
     return check(number_chunks, reference_number_chunks, [(text,) for text in NUMBER_TEXTS],
-                 hint=hint)
+                 generate=a_text,
+                 wrong=[(lambda text: regex.findall(r"\d{1,3}", text),
+                         "\\d matches decimal digits only; \\p{N} matches every number "
+                         "character, also ½, ² and Ⅻ: use \\p{N}{1,3}.")],
+                 hint="GPT-4's pattern uses \\p{N}{1,3}: at most three number characters, taken "
+                      "from the left. \\p{N} also matches ½, ² and the digits of other scripts.")
 
 
 def check_chunk_ids(chunk_ids) -> CheckResult:
     """Exercise: ``my_chunk_ids(text) -> list[list[int]]``, GPT-4 chunks as UTF-8 byte values."""
-
-    def hint(args, expected, got):
-        if isinstance(got, list) and got and isinstance(got[0], int):
-            return "return one list per chunk (a list of lists), not one flat list."
-        return "split with GPT4_PATTERN, then list(chunk.encode('utf-8')) for each chunk."
-
-    return check(chunk_ids, reference_chunk_ids, [(text,) for text in TEXTS], hint=hint)
+    return check(chunk_ids, reference_chunk_ids, [(text,) for text in TEXTS], generate=a_text,
+                 hint="split with GPT4_PATTERN, then list(chunk.encode('utf-8')) for each chunk: "
+                      "one list per chunk.")

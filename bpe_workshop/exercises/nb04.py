@@ -5,23 +5,16 @@
 
 from __future__ import annotations
 
-from bpe_workshop.algorithm.patterns import GPT2_PATTERN, split_text
+from bpe_workshop.algorithm.patterns import GPT2_PATTERN, GPT4_PATTERN, split_text
 from bpe_workshop.algorithm.textbook import build_vocab, decode, get_stats, merge
-from bpe_workshop.exercises.core import (
-    CheckResult,
-    Raised,
-    a_type,
-    check,
-    count_total,
-    shown,
-    values_kind,
-)
+from bpe_workshop.exercises.core import CheckResult, Raised, check, random_text, shown
 
 # Merges learned from b"aaabdaaabac" (Wikipedia's example, our tie rule): aa, ab, aa+ab.
 WIKI_MERGES = {(97, 97): 256, (97, 98): 257, (256, 257): 258}  # (left id, right id) -> new id
 # A merge table where the leftmost present pair is NOT the one learned first:
 # in "abc", (97, 98) comes first in the text but (98, 99) has the lower rank.
 RANK_MERGES = {(98, 99): 256, (97, 98): 257, (97, 256): 258}
+PATTERNS = (GPT2_PATTERN, GPT4_PATTERN, r"\S+|\s+", r"[^,]+|,")  # for generated cases
 
 
 def reference_encode(text: str, merges: dict[tuple[int, int], int]) -> list[int]:
@@ -44,6 +37,21 @@ def reference_encode_chunks(text: str, merges: dict[tuple[int, int], int],
     return ids
 
 
+def random_merges(rng, size) -> dict[tuple[int, int], int]:
+    """Up to ``size`` merges over a, b, c, space and the ids made before each new one."""
+    merges, known = {}, [97, 98, 99, 32]
+    for _ in range(rng.randint(0, size)):
+        pair = (rng.choice(known), rng.choice(known))
+        if pair not in merges:
+            merges[pair] = 256 + len(merges)
+            known.append(merges[pair])
+    return merges
+
+
+def some_ids(rng, size):
+    return [rng.choice((1, 2, 2, 3)) for _ in range(rng.randint(0, 2 * size))]
+
+
 def check_get_stats(func) -> CheckResult:
     """Check ``func(ids) -> {pair: count}`` against ``bpe_workshop.algorithm.textbook.get_stats``.
 
@@ -55,24 +63,34 @@ def check_get_stats(func) -> CheckResult:
     """
     inputs = [([],), ([7],), ([1, 2],), ([1, 2, 3, 1, 2],), ([97, 97, 97],), ([5, 5, 5, 5],),
               (list(b"aaabdaaabac"),), (list("hello 👋".encode()),)]
+    return check(func, get_stats, inputs, generate=lambda rng, size: (some_ids(rng, size),),
+                 wrong=[(lambda ids: {p: len(ids) - len(merge(ids, p, -1)) for p in get_stats(ids)},
+                         "overlapping pairs all count, so [97, 97, 97] holds (97, 97) twice. Try "
+                         "zip(ids, ids[1:])."),
+                        (lambda ids: get_stats(ids[:-1]), "the last pair is missing: ids of "
+                         "length n hold n - 1 pairs, the last at positions n - 2 and n - 1.")],
+                 hint="every position i with a neighbour i+1 gives one pair; overlapping pairs "
+                      "all count, so [97, 97, 97] holds (97, 97) twice. Try zip(ids, ids[1:]).")
 
-    def hint(args, expected, got):
-        if values_kind(got):
-            return values_kind(got)
-        total = count_total(got)
-        if total is not None and total < sum(expected.values()):
-            return ("every position i with a neighbour i+1 gives one pair; overlapping pairs all "
-                    "count, so [97, 97, 97] holds (97, 97) twice. Try zip(ids, ids[1:]).")
-        return "return a dict mapping each (left, right) tuple to how often it occurs side by side."
 
-    return check(func, get_stats, inputs, hint=hint)
+def merge_matching(matches):
+    """A merge that takes ``matches(ids, i, pair)`` for a match: the known wrong ones."""
+    def merge(ids, pair, new_id):
+        out, i = [], 0
+        while i < len(ids):
+            if i + 1 < len(ids) and matches(ids, i, pair):
+                out, i = [*out, new_id], i + 2
+            else:
+                out, i = [*out, ids[i]], i + 1
+        return out
+    return merge
 
 
 def check_merge(func) -> CheckResult:
     """Check ``func(ids, pair, new_id) -> list`` against ``bpe_workshop.algorithm.textbook.merge``.
 
     >>> check_merge(merge).passed
-    ✅ merge passed (12 cases)
+    ✅ merge passed (12 cases and 200 generated ones)
     True
     """
     # ids of several digits next to the pair catch a merge done on the ids written as text:
@@ -85,8 +103,7 @@ def check_merge(func) -> CheckResult:
 
     def hint(args, expected, got):
         ids, pair, new_id = args
-        known = {*ids, new_id}
-        strange = [i for i in got if i not in known] if isinstance(got, list) else []
+        strange = [i for i in got if i not in {*ids, new_id}] if isinstance(got, list) else []
         if strange:
             as_text, pair_text = " ".join(map(str, ids)), f"{pair[0]} {pair[1]}"
             return (f"your answer holds {shown(strange[0])}, which is neither an id of the input "
@@ -95,20 +112,27 @@ def check_merge(func) -> CheckResult:
         if isinstance(got, list) and len(got) < len(expected) and expected[: len(got)] == got:
             return ("the last id went missing: when the loop stops one place before the end, "
                     "copy that final id too.")
-        if isinstance(got, list) and len(got) < len(expected):
-            return ("after a match, skip BOTH ids of the pair, and do not let a used id start a "
-                    "second match: [97, 97, 97] with (97, 97) gives [256, 97].")
         return ("walk left to right; at a match emit new_id and move two places on, otherwise "
                 "copy the id and move one place on. Do not forget the last id.")
 
-    return check(func, merge, inputs, hint=hint)
+    both = "a match needs BOTH ids in the pair's order: ids[i] == pair[0] and ids[i + 1] == pair[1]"
+    return check(func, merge, inputs, hint=hint,
+                 generate=lambda rng, size: (some_ids(rng, size), (rng.choice((1, 2)), 2), 256),
+                 wrong=[(merge_matching(lambda ids, i, pair: ids[i] == pair[0]),
+                         f"you matched on the left id alone: {both}."),
+                        (merge_matching(lambda ids, i, pair: {ids[i], ids[i + 1]} == set(pair)),
+                         f"you matched the pair in either order: {both}."),
+                        (lambda ids, pair, new_id: [new_id if (a, b) == pair else a
+                                                    for a, b in zip(ids, [*ids[1:], None])],
+                         "after a match, skip BOTH ids of the pair, and do not let a used id "
+                         "start a second match: [97, 97, 97] with (97, 97) gives [256, 97].")])
 
 
 def check_decode(func) -> CheckResult:
     """Check ``func(ids, vocab) -> str`` (vocab maps id -> bytes).
 
     >>> check_decode(decode).passed
-    ✅ decode passed (6 cases)
+    ✅ decode passed (6 cases and 200 generated ones)
     True
     """
     vocab_hi = {104: b"h", 105: b"i", 256: b"hi", 257: b" \xf0\x9f", 258: b"\x91\x8b"}
@@ -116,43 +140,46 @@ def check_decode(func) -> CheckResult:
               ([256, 257, 258], vocab_hi), ([128], {128: b"\x80"}),
               ([257], vocab_hi)]
 
+    def ids_and_vocab(rng, size):
+        vocab = {i: rng.choice((b"a", b"b c", b"\xc3", b"\xa9", b"\xf0\x9f", b"\x91\x8b"))
+                 for i in rng.sample(range(250, 262), rng.randint(1, 4))}
+        return [rng.choice(list(vocab)) for _ in range(rng.randint(0, size))], vocab
+
     def hint(args, expected, got):
         if "\ufffd" in expected:
             return ("these bytes are not valid UTF-8 on their own; decode with "
                     "errors=\"replace\" so they become '\\ufffd' instead of raising.")
         return "look up the bytes of every id, join them ALL first, then decode once as UTF-8."
 
-    return check(func, decode, inputs, hint=hint)
+    return check(func, decode, inputs, hint=hint, generate=ids_and_vocab)
 
 
 def check_encode(func) -> CheckResult:
     """Check ``func(text, merges) -> ids``; merges maps (left, right) -> new id.
 
     >>> check_encode(reference_encode).passed
-    ✅ reference_encode passed (9 cases)
+    ✅ reference_encode passed (9 cases and 200 generated ones)
     True
     """
     inputs = [("", WIKI_MERGES), ("a", WIKI_MERGES), ("aa", WIKI_MERGES),
               ("aaa", WIKI_MERGES), ("aaab", WIKI_MERGES), ("aaabdaaabac", WIKI_MERGES),
               ("abc", RANK_MERGES), ("xabcabc", RANK_MERGES), ("hé 👋", WIKI_MERGES)]
-
-    def hint(args, expected, got):
-        text = args[0]
-        if isinstance(got, list) and got == list(text.encode("utf-8")) and got != expected:
-            return ("no merge was applied: look up each present pair in merges and merge the "
-                    "best one.")
-        return ("start from list(text.encode('utf-8')); repeatedly merge the PRESENT pair with the "
-                "smallest rank (merges[pair], the earliest learned), not the leftmost one; stop "
-                "when no present pair is in merges.")
-
-    return check(func, reference_encode, inputs, hint=hint)
+    return check(func, reference_encode, inputs,
+                 generate=lambda rng, size: (random_text(rng, size, "aabc "),
+                                             random_merges(rng, size)),
+                 wrong=[(lambda text, merges: list(text.encode("utf-8")),
+                         "no merge was applied: look up each present pair in merges and merge "
+                         "the best one.")],
+                 hint="start from list(text.encode('utf-8')); repeatedly merge the PRESENT pair "
+                      "with the smallest rank (merges[pair], the earliest learned), not the "
+                      "leftmost one; stop when no present pair is in merges.")
 
 
 def check_build_vocab(func) -> CheckResult:
     """Check ``func(merges) -> {id: bytes}`` for ids 0-255 plus one entry per merge.
 
     >>> check_build_vocab(build_vocab).passed
-    ✅ build_vocab passed (4 cases)
+    ✅ build_vocab passed (4 cases and 200 generated ones)
     True
     """
     inputs = [({},), ({(104, 105): 256},), (WIKI_MERGES,), (RANK_MERGES,)]
@@ -160,24 +187,23 @@ def check_build_vocab(func) -> CheckResult:
     def hint(args, expected, got):
         how = ("Start from bytes([i]) for i in range(256); then, in merge order, "
                "vocab[new_id] = vocab[left] + vocab[right].")
-        if isinstance(got, Raised):
-            return how
-        if not isinstance(got, dict):
-            return f"return a dict, but your function returned {a_type(got)}. {how}"
-        for i in expected:
-            if got.get(i) != expected[i]:
-                return (f"first difference at id {i}: expected {shown(expected[i])}, got "
-                        f"{shown(got.get(i))}. {how}")
-        return "there are extra ids; one entry per byte and one per merge, nothing else."
+        first = next((i for i in expected if got.get(i) != expected[i]), None) \
+            if isinstance(got, dict) else None
+        if first is None:
+            return how if isinstance(got, Raised) else ("there are extra ids; one entry per "
+                                                        "byte and one per merge, nothing else.")
+        return (f"first difference at id {first}: expected {shown(expected[first])}, got "
+                f"{shown(got.get(first))}. {how}")
 
-    return check(func, build_vocab, inputs, hint=hint)
+    return check(func, build_vocab, inputs, hint=hint,
+                 generate=lambda rng, size: (random_merges(rng, size),))
 
 
 def check_encode_chunks(func) -> CheckResult:
     """Check ``func(text, merges, pattern) -> ids``: split with the pattern, encode each chunk.
 
     >>> check_encode_chunks(reference_encode_chunks).passed
-    ✅ reference_encode_chunks passed (5 cases)
+    ✅ reference_encode_chunks passed (6 cases and 200 generated ones)
     True
     """
     # (256, 32) = 'aa ' never occurs inside a GPT-2 chunk (chunks start with the space: ' aa'),
@@ -185,12 +211,17 @@ def check_encode_chunks(func) -> CheckResult:
     merges = {(97, 97): 256, (256, 32): 257, (32, 256): 258}
     inputs = [("", merges, GPT2_PATTERN), ("aa", merges, GPT2_PATTERN),
               ("aa aa", merges, GPT2_PATTERN), ("aa aa aa", merges, GPT2_PATTERN),
-              ("aa, aa!", merges, GPT2_PATTERN)]
-
-    def hint(args, expected, got):
-        if isinstance(got, list) and 257 in got:
-            return ("(256, 32) merged across a chunk boundary: split the text with the pattern "
-                    "first (split_text(text, pattern)) and encode each chunk on its own.")
-        return "split_text(text, pattern), encode each chunk with your encode, concatenate the ids."
-
-    return check(func, reference_encode_chunks, inputs, hint=hint)
+              ("aa, aa!", merges, GPT2_PATTERN), ("aa aa", merges, r"\S+|\s+")]
+    return check(func, reference_encode_chunks, inputs,
+                 generate=lambda rng, size: (random_text(rng, size, "aab ,"),
+                                             random_merges(rng, size), rng.choice(PATTERNS)),
+                 wrong=[(lambda text, merges, pattern: reference_encode(text, merges),
+                         "a merge joined bytes across a chunk boundary: split the text with the "
+                         "pattern first (split_text(text, pattern)) and encode each chunk on "
+                         "its own."),
+                        (lambda text, merges, pattern: reference_encode_chunks(text, merges,
+                                                                               GPT2_PATTERN),
+                         "you split with GPT-2's pattern, not with the pattern you are given: "
+                         "split_text(text, pattern).")],
+                 hint="split_text(text, pattern), encode each chunk with your encode, "
+                      "concatenate the ids.")

@@ -1,24 +1,22 @@
 """Checkers for notebook 05 (word-level BPE with ``</w>``), against ``tokenizers.word_level``.
 
 The "spot the bug" exercise starts from a copy of the buggy function, so its checker calls an
-unchanged copy "not attempted" rather than wrong.
+unchanged copy "not attempted" rather than wrong. Hints name the known wrong answer that gives
+what the learner's function gave.
 """
 
 from __future__ import annotations
 
+import re
+from collections import Counter
+
 from bpe_workshop.algorithm.word_paper import merge_vocab, merge_vocab_buggy, word_vocab
 from bpe_workshop.exercises import core
-from bpe_workshop.exercises.core import (
-    CheckResult,
-    Raised,
-    check,
-    count_total,
-    guarded,
-    shown,
-)
-from bpe_workshop.tokenizers.word_level import END_OF_WORD, WordLevelBPE
+from bpe_workshop.exercises.core import CheckResult, check, guarded
+from bpe_workshop.tokenizers.word_level import WordLevelBPE
 
 PAPER_VOCAB = {"l o w </w>": 5, "l o w e r </w>": 2, "n e w e s t </w>": 6, "w i d e s t </w>": 3}
+SYMBOLS = ("a", "e", "s", "t", "n", "es", "st", ".", "\\", "</w>")  # for generated cases
 
 
 def reference_apply_merges(word: str, merges: list[tuple[str, str]]) -> list[str]:
@@ -30,40 +28,51 @@ def reference_apply_merges(word: str, merges: list[tuple[str, str]]) -> list[str
     return WordLevelBPE(set(word), merges).tokenize(word)
 
 
+def word_table_by(order=None, words=str.split):
+    """A word table whose words come from ``words`` and whose keys are put in ``order``."""
+    def word_table(text):
+        table = {" ".join([*word, "</w>"]): n for word, n in Counter(words(text)).items()}
+        return dict(sorted(table.items(), key=order)) if order else table
+    return word_table
+
+
 def check_word_table(func) -> CheckResult:
     """Check ``func(text) -> {"t h i s </w>": 3, ...}`` against ``word_level.word_vocab``.
 
     >>> check_word_table(word_vocab).passed
-    ✅ word_vocab passed (6 cases)
+    ✅ word_vocab passed (8 cases and 200 generated ones)
     True
     """
     inputs = [("",), ("a",), ("low low",), ("low lower",), ("  low\n low\tlower ",),
+              ("c b b a",), ("The end. the end!",),
               ("this is a test this test is only a test a test this is",)]
-
-    def hint(args, expected, got):
-        if isinstance(got, dict) and not all(isinstance(key, str) for key in got):
-            odd = next(k for k in got if not isinstance(k, str))
-            return ("the keys must be strings such as 'l o w </w>' (the word's symbols joined by "
-                    f"spaces); one of yours is {shown(odd)}.")
-        if isinstance(got, dict) and any(END_OF_WORD not in key for key in got):
-            return "every word ends with the marker: 'low' becomes 'l o w </w>'."
-        total = count_total(got)
-        if isinstance(got, dict) and total is None:
-            return "the values must be ints: how often each word occurs."
-        if total is not None and total != sum(expected.values()):
-            return ("count every occurrence of a word; split on any whitespace with text.split() "
-                    "(not text.split(' '), which keeps empty strings).")
-        return ("one key per distinct word, in first-seen order: its characters and '</w>' joined "
-                "by single spaces; the value is how often the word occurs.")
-
-    return check(func, word_vocab, inputs, hint=hint)
+    words = ("low", "Low", "low.", "new", "a", "it's", "b")
+    return check(func, word_vocab, inputs,
+                 same=lambda args, expected, got: expected == got and list(expected) == list(got),
+                 generate=lambda rng, size: ("".join(rng.choice(words) + rng.choice("  \n\t")
+                                                     for _ in range(rng.randint(0, size))),),
+                 wrong=[(word_table_by(words=lambda text: text.split(" ")),
+                         "split on any whitespace with text.split() (text.split(' ') keeps "
+                         "empty strings and line breaks)."),
+                        (word_table_by(lambda item: -item[1]), "keep the words in first-seen "
+                         "order (a dict keeps the order you insert; most_common() sorts by "
+                         "count)."),
+                        (word_table_by(lambda item: item[0]), "keep the words in first-seen "
+                         "order, not sorted."),
+                        (word_table_by(words=lambda text: text.lower().split()),
+                         "keep the text as it is: 'The' and 'the' are two different words here."),
+                        (word_table_by(words=lambda text: re.findall(r"\w+", text)),
+                         "split on whitespace only (text.split()): punctuation stays part of "
+                         "its word, 'end.' is 'e n d . </w>'.")],
+                 hint="one key per distinct word, in first-seen order: its characters and '</w>' "
+                      "joined by single spaces; the value is how often the word occurs.")
 
 
 def check_apply_merges(func) -> CheckResult:
     """Check ``func(word, merges) -> symbols``: characters plus ``</w>``, merges in order.
 
     >>> check_apply_merges(reference_apply_merges).passed
-    ✅ reference_apply_merges passed (7 cases)
+    ✅ reference_apply_merges passed (7 cases and 200 generated ones)
     True
     """
     paper = [("e", "s"), ("es", "t"), ("est", "</w>"), ("l", "o"), ("lo", "w")]
@@ -71,17 +80,36 @@ def check_apply_merges(func) -> CheckResult:
               ("aaa", [("a", "a")]), ("aaaa", [("a", "a"), ("aa", "aa")]),
               ("stest", [("s", "t"), ("t", "e"), ("e", "st")])]
 
-    def hint(args, expected, got):
-        if isinstance(got, list) and not all(isinstance(symbol, str) for symbol in got):
-            return ("return a list of str symbols, like ['l', 'o', 'w', 'est</w>']; yours holds "
-                    f"{shown(next(s for s in got if not isinstance(s, str)))}.")
-        if isinstance(got, list) and got and got[-1] != expected[-1] and END_OF_WORD not in got[-1]:
-            return "start from list(word) + ['</w>']: the end-of-word marker is a symbol too."
-        return ("apply each merge once, in the order given, to the whole word (left to right, "
-                "no overlaps: 'aaa' with ('a', 'a') gives ['aa', 'a', '</w>']); a later merge may "
-                "use symbols made by earlier ones.")
+    def word_and_merges(rng, size):
+        merges, known = [], ["e", "s", "t", "</w>"]
+        for _ in range(rng.randint(0, size)):
+            merges.append((rng.choice(known[:-1]), rng.choice(known)))
+            known.insert(0, "".join(merges[-1]))
+        return random_word(rng, size), merges
 
-    return check(func, reference_apply_merges, inputs, hint=hint)
+    return check(func, reference_apply_merges, inputs, generate=word_and_merges,
+                 wrong=[(lambda word, merges: reference_apply_merges(word, merges)[:-1],
+                         "start from list(word) + ['</w>']: the end-of-word marker is a symbol "
+                         "too.")],
+                 hint="apply each merge once, in the order given, to the whole word (left to "
+                      "right, no overlaps: 'aaa' with ('a', 'a') gives ['aa', 'a', '</w>']); a "
+                      "later merge may use symbols made by earlier ones.")
+
+
+def random_word(rng, size) -> str:
+    return "".join(rng.choice("est") for _ in range(rng.randint(1, size + 1)))
+
+
+def merge_vocab_by(before=r"(?<!\S)", after=r"(?!\S)", escape=re.escape, glue="", count=0,
+                   changed_only=False, template=False):
+    """The paper's merge step written one known wrong way (the defaults give the right one)."""
+    def merge_vocab(pair, vocab):
+        pattern = re.compile(before + escape(" ".join(pair)) + after)
+        new = glue.join(pair) if template else (lambda _: glue.join(pair))
+        merged = {word: pattern.sub(new, word, count=count) for word in vocab}
+        return {new: vocab[word] for word, new in merged.items()
+                if not changed_only or new != word}
+    return merge_vocab
 
 
 def check_merge_vocab(func) -> CheckResult:
@@ -95,74 +123,78 @@ def check_merge_vocab(func) -> CheckResult:
     ⏳ merge_vocab_buggy: not attempted yet — it still behaves like the copied version: ...
     False
     >>> check_merge_vocab(merge_vocab).passed
-    ✅ merge_vocab passed (9 cases)
+    ✅ merge_vocab passed (13 cases and 200 generated ones)
     True
     """
     inputs = [(("e", "s"), {"e s": 1}), (("e", "s"), {"n e w e s t </w>": 6}),
               (("e", "s"), {"ne st </w>": 1}), (("e", "s"), {"e st </w>": 1}),
+              (("e", "s"), {"ne s </w>": 1}), ((".", "</w>"), {"x </w>": 1, ". </w>": 2}),
               (("l", "o"), PAPER_VOCAB), (("s", "t"), {"s t s t </w>": 2, "t e s t </w>": 4}),
               (("t", "</w>"), {"t e s t </w>": 4}), (("est", "</w>"), {"n e w est </w>": 6}),
-              (("w", "</w>"), {"l o w </w>": 5, "l o w e r </w>": 2})]
-    name = getattr(func, "__name__", "your function")
-    if callable(func) and _still_the_copy(func, inputs):
-        message = (f"⏳ {name}: not attempted yet — it still behaves like the copied version: it "
-                   "returns every word unchanged. Find the bug, fix it, then run it and this cell "
-                   "again.")
-        print(message)
-        return CheckResult(passed=False, message=message, attempted=False)
+              (("w", "</w>"), {"l o w </w>": 5, "l o w e r </w>": 2}),
+              (("s", "t"), {"s t </w>": 1, "a </w>": 3}), (("\\", "n"), {"\\ n </w>": 1})]
 
-    def hint(args, expected, got):
-        pair, vocab = args
-        if isinstance(got, Raised):
-            return ("build the pattern from re.escape(' '.join(pair)) with (?<!\\S) before it "
-                    "and (?!\\S) after it, and apply it with pattern.sub to every word.")
-        if got == vocab and not pair[-1][-1:].isalnum():
-            return (f"{shown(' '.join(pair))} was not merged: it ends in '>', and a word boundary "
-                    "\\b only stands between a letter or digit and something else, never after "
-                    "'>'. Say 'a space or the edge of the word' instead: (?<!\\S) before, "
-                    "(?!\\S) after.")
-        if got == vocab:
-            return ("nothing was merged here, although the pair stands in it as two whole "
-                    "symbols: one of your two lookarounds never succeeds. Each must accept a "
-                    "space or the edge of the word: before the bigram the lookbehind (?<!\\S), "
-                    "after it the lookahead (?!\\S). (A lookahead written in front of the bigram "
-                    "would look at the bigram's own first character.)")
-        return (f"{shown(' '.join(pair))} may only match as two whole symbols: no symbol "
-                "character just before it (?<!\\S) and none just after it (?!\\S).")
+    def pair_and_vocab(rng, size):
+        words = {" ".join(rng.choice(SYMBOLS[:-1]) for _ in range(rng.randint(1, size)))
+                 + " </w>" for _ in range(rng.randint(1, 3))}
+        return (rng.choice(SYMBOLS[:-1]), rng.choice(SYMBOLS)), {w: len(w) for w in words}
 
-    return check(func, merge_vocab, inputs, hint=hint)
+    nothing = ("nothing was merged here, although the pair stands in it as two whole symbols: "
+               "either the replacement puts the space back (use ''.join(pair), not ' '.join) or "
+               "one of your two lookarounds never succeeds. Each must accept a space or the "
+               "edge of the word: before the bigram the lookbehind (?<!\\S), after it the "
+               "lookahead (?!\\S). (A lookahead written in front of the bigram would look at "
+               "the bigram's own first character.)")
+    return check(func, merge_vocab, inputs, generate=pair_and_vocab, waiting=_still_the_copy,
+                 wrong=[(merge_vocab_by(before=""), "only the lookahead is left: with nothing "
+                         "before the bigram it may start inside a symbol, so 'ne s' becomes "
+                         "'nes'. Put the lookbehind (?<!\\S) in front of it."),
+                        (merge_vocab_by(escape=str), "re.escape is missing: in a pattern '.' "
+                         "stands for any character (the pair ('.', '</w>') also joins 'x </w>') "
+                         "and '\\' starts an escape. Build the pattern from "
+                         "re.escape(' '.join(pair))."),
+                        (merge_vocab_by(before=r"\b", after=r"\b"), "a word boundary \\b "
+                         "only stands between a letter or digit and something else: never after "
+                         "'>' (</w>), nor beside '\\\\' or '.'. Say 'a space or the edge of the "
+                         "word' instead: (?<!\\S) before, (?!\\S) after."),
+                        (merge_vocab_by(glue=" "), nothing),
+                        (merge_vocab_by(template=True), "a str replacement is a template: "
+                         "a backslash in it is an escape, so the pair ('\\\\', 'n') writes a line "
+                         "break. Replace with a function: pattern.sub(lambda match: "
+                         "''.join(pair), word)."),
+                        (merge_vocab_by(count=1), "only the first match in each word was "
+                         "merged: leave out count=1, so that every match is."),
+                        (merge_vocab_by(changed_only=True), "the words where nothing was merged "
+                         "are missing: return every word, changed or not."),
+                        (merge_vocab_by(before="", after=""), "the pair may only match as two "
+                         "whole symbols: no symbol character just before it (?<!\\S) and none "
+                         "just after it (?!\\S).")],
+                 hint="build the pattern from re.escape(' '.join(pair)) with (?<!\\S) before it "
+                      "and (?!\\S) after it, and apply it with pattern.sub to every word.")
 
 
-def _still_the_copy(func, inputs) -> bool:
-    """Whether ``func`` returns what the copied buggy version returns on every input, and its
-    code still holds the copied lookahead and no lookbehind (so an edited answer that happens to
-    merge nothing gets a real verdict)."""
+def _still_the_copy(func) -> str:
+    """Why ``func`` is not attempted (it still returns what the copied buggy version returns on
+    every input, and its code still holds no lookbehind), or '' (an edited answer that happens
+    to merge nothing gets a real verdict)."""
     try:
-        # a short limit: a loop that never ends is reported by the real check below
-        limit = min(1.0, core.TIME_LIMIT)
-        same = all(core.is_plain(got := guarded(func, *_copy(args), time_limit=limit))
-                   and merge_vocab_buggy(*_copy(args)) == got for args in inputs)
+        limit = min(1.0, core.TIME_LIMIT)  # a loop that never ends is reported by the real check
+        for pair, vocab in ((("e", "s"), {"n e w e s t </w>": 6}), (("l", "o"), PAPER_VOCAB)):
+            got = guarded(func, pair, dict(vocab), time_limit=limit)
+            if core._odd(got) or got != merge_vocab_buggy(pair, vocab):
+                return ""
     except KeyboardInterrupt:
         raise
-    except BaseException:  # noqa: BLE001 - the real check below reports what went wrong
-        return False
-    texts = _string_constants(getattr(func, "__code__", None))
-    return same and not any("(?<" in text for text in texts)
+    except BaseException:  # noqa: BLE001 - the real check reports what went wrong
+        return ""
+    if any("(?<" in text for text in _string_constants(getattr(func, "__code__", None))):
+        return ""
+    return ("it still behaves like the copied version: it returns every word unchanged. Find "
+            "the bug, fix it, then run it and this cell again.")
 
 
 def _string_constants(code) -> list[str]:
     """Every str constant in a code object and the code objects nested in it."""
-    if code is None:
-        return []
-    found = []
-    for const in code.co_consts:
-        if isinstance(const, str):
-            found.append(const)
-        elif hasattr(const, "co_consts"):
-            found.extend(_string_constants(const))
-    return found
-
-
-def _copy(args):
-    pair, vocab = args
-    return tuple(pair), dict(vocab)
+    consts = getattr(code, "co_consts", ())
+    return [c for c in consts if isinstance(c, str)] + [
+        text for c in consts if hasattr(c, "co_consts") for text in _string_constants(c)]

@@ -31,22 +31,21 @@ def check_number_pieces(func) -> CheckResult:
     """Check ``func(number) -> [str]``: cl100k's pieces of a non-negative int's digits.
 
     >>> check_number_pieces(reference_number_pieces).passed
-    ✅ reference_number_pieces passed (13 cases)
+    ✅ reference_number_pieces passed (13 cases and 200 generated ones)
     True
     """
     inputs = [(n,) for n in (0, 7, 42, 100, 999, 1000, 1234, 2024, 10000, 12345, 123456,
                              1234567, 9876543210)]
 
     def hint(args, expected, got):
-        if isinstance(got, list) and got and not all(isinstance(piece, str) for piece in got):
-            return "return the pieces as strings ('123'), not as numbers: int('007') loses zeros."
         if isinstance(got, list) and "".join(map(str, got)) != str(args[0]):
             return "the pieces must join back to str(number): every digit once, in order."
         return ("cl100k's pattern takes \\p{N}{1,3}: at most three digits, read from the LEFT. "
                 "So the first groups have three digits and the last one has what is left "
                 "(1000 is '100', '0', not '1', '000').")
 
-    return check(func, reference_number_pieces, inputs, hint=hint)
+    return check(func, reference_number_pieces, inputs, hint=hint,
+                 generate=lambda rng, size: (rng.randrange(10 ** rng.randint(1, size + 2)),))
 
 
 def reference_costliest_language(sentences: dict[str, str], encoding_name: str) -> str:
@@ -63,7 +62,7 @@ def check_costliest_language(func) -> CheckResult:
     """Check ``func(sentences, encoding_name) -> language code``.
 
     >>> check_costliest_language(reference_costliest_language).passed
-    ✅ reference_costliest_language passed (14 cases)
+    ✅ reference_costliest_language passed (14 cases and 200 generated ones)
     True
     """
     parallel = load_parallel()  # language code -> the same two sentences in that language
@@ -106,7 +105,12 @@ def check_costliest_language(func) -> CheckResult:
         return "; ".join(reasons or [f"count TOKENS with get_encoding({encoding_name!r}) and "
                                      "return the code of the largest count"]) + "."
 
-    return check(func, reference_costliest_language, inputs, hint=hint)
+    def sentences_and_encoding(rng, size):
+        codes = rng.sample(sorted(parallel), rng.randint(1, min(size + 1, len(parallel))))
+        return {code: parallel[code] for code in codes}, rng.choice(("gpt2", "cl100k_base"))
+
+    return check(func, reference_costliest_language, inputs, hint=hint,
+                 generate=sentences_and_encoding)
 
 
 def reference_decode_pieces(pieces: list[str]) -> str:
@@ -132,7 +136,7 @@ def check_decode_pieces(func) -> CheckResult:
     """Check ``func(pieces) -> str``.
 
     >>> check_decode_pieces(reference_decode_pieces).passed
-    ✅ reference_decode_pieces passed (9 cases)
+    ✅ reference_decode_pieces passed (9 cases and 200 generated ones)
     True
     """
     inputs = [([],), (["▁a"],), (["▁the", "▁cat"],), (["▁Hello", "▁wor", "ld", "!"],),
@@ -158,4 +162,7 @@ def check_decode_pieces(func) -> CheckResult:
                 "that only make sense together; decode all the bytes at the end with "
                 "decode('utf-8', errors='replace').")
 
-    return check(func, reference_decode_pieces, inputs, hint=hint)
+    groups = (["▁a"], ["b"], ["▁"], ["é"], ["<0x41>"], ["<0xE4>", "<0xBD>", "<0xA0>"], ["▁▁"])
+    return check(func, reference_decode_pieces, inputs, hint=hint,
+                 generate=lambda rng, size: ([piece for _ in range(rng.randint(0, size))
+                                              for piece in rng.choice(groups)],))

@@ -1,21 +1,27 @@
 """Checkers for notebook 09 (the other families), against the package's WordPiece and Unigram.
 
-The cases are small vocabularies whose best answers have no ties.
+The fixed cases are small vocabularies whose best answers have no ties; the generated ones are
+random vocabularies, words and score tables (a best path with the same score as the reference's
+counts as right). Every case is built from tuples, so nothing a learner's code changes reaches it.
 """
 
 from __future__ import annotations
+
+import math
 
 from bpe_workshop.algorithm.unigram import Unigram
 from bpe_workshop.algorithm.wordpiece import WordPiece, split_words
 from bpe_workshop.exercises.core import CheckResult, check
 
-TOY = ["un", "##aff", "##able", "a", "##f", "##a", "##b", "##l", "##e", "b", "##le", "[UNK]"]
+TOY = ("un", "##aff", "##able", "a", "##f", "##a", "##b", "##l", "##e", "b", "##le", "[UNK]")
+SCORES = (("▁", -3.0), ("h", -4.1), ("a", -4.2), ("t", -4.3), ("s", -4.4), ("▁h", -5.5),
+          ("at", -3.7), ("▁hat", -9.9), ("hat", -6.6), ("▁s", -5.2), ("ts", -6.1))
 
 
 def reference_greedy_pieces(word: str, vocab: list[str]) -> list[str]:
     """WordPiece's pieces of one word: longest match from the left, ``##`` inside, else [UNK].
 
-    >>> reference_greedy_pieces("unaffable", TOY)
+    >>> reference_greedy_pieces("unaffable", list(TOY))
     ['un', '##aff', '##able']
     """
     return WordPiece(vocab).tokenize_word(word)
@@ -24,7 +30,7 @@ def reference_greedy_pieces(word: str, vocab: list[str]) -> list[str]:
 def reference_unk_words(text: str, vocab: list[str]) -> list[str]:
     """The words of ``text`` (split as BERT splits) that WordPiece turns into ``[UNK]``.
 
-    >>> reference_unk_words("un able, café", TOY)  # the comma is a word of its own
+    >>> reference_unk_words("un able, café", list(TOY))  # the comma is a word of its own
     [',', 'café']
     """
     wordpiece = WordPiece(vocab)
@@ -40,40 +46,146 @@ def reference_best_path(word: str, scores: dict[str, float]) -> list[str]:
     return Unigram(list(scores.items()))._segment(word)[0]
 
 
+def a_vocab(rng, size, letters="abc") -> list[str]:
+    """Random pieces of 1-3 letters, each bare or with '##', and '[UNK]'."""
+    pieces = {rng.choice(("", "##")) + "".join(rng.choice(letters) for _ in range(rng.randint(
+        1, 3))) for _ in range(rng.randint(1, 2 * size))}
+    return [*sorted(pieces), "[UNK]"]
+
+
+def a_word(rng, size, letters="abc") -> str:
+    return "".join(rng.choice(letters) for _ in range(rng.randint(1, size + 1)))
+
+
+def greedy_by(order, inside=("##",)):
+    """A greedy WordPiece that tries lengths in ``order`` and the inside forms in ``inside``."""
+    def greedy_pieces(word, vocab):
+        pieces, start = [], 0
+        while start < len(word):
+            found = next(((end, mark + word[start:end]) for end in order(start, len(word))
+                          for mark in (("",) if start == 0 else inside)
+                          if mark + word[start:end] in vocab), None)
+            if found is None:
+                return ["[UNK]"]
+            start, piece = found
+            pieces.append(piece)
+        return pieces
+    return greedy_pieces
+
+
+def greedy_from_the_right(word, vocab):
+    pieces, end = [], len(word)
+    while end > 0:  # the longest piece that ENDS here, as if read from the right
+        start = next((s for s in range(end) if (word[s:end] if s == 0 else "##" + word[s:end])
+                      in vocab), None)
+        if start is None:
+            return ["[UNK]"]
+        pieces.insert(0, word[start:end] if start == 0 else "##" + word[start:end])
+        end = start
+    return pieces
+
+
 def check_greedy_pieces(func) -> CheckResult:
     """Check ``func(word, vocab) -> [pieces]``."""
-    inputs = [("a", TOY), ("unaffable", TOY), ("ab", TOY), ("able", TOY), ("unable", TOY),
-              ("x", TOY), ("unx", TOY), ("aaa", TOY), ("bel", TOY)]
+    toy = list(TOY)
+    inputs = [("a", toy), ("unaffable", toy), ("ab", toy), ("able", toy), ("unable", toy),
+              ("x", toy), ("unx", toy), ("aaa", toy), ("bel", toy),
+              ("abc", ["ab", "##c", "a", "##bc", "[UNK]"]), ("unable", ["un", "able", "[UNK]"])]
+    longest = lambda start, end: range(end, start, -1)  # noqa: E731
+    return check(func, reference_greedy_pieces, inputs,
+                 generate=lambda rng, size: (a_word(rng, size), a_vocab(rng, size)),
+                 wrong=[(greedy_from_the_right, "you cut from the right (the longest piece that "
+                         "ends the word first): WordPiece reads from the LEFT, taking at each "
+                         "position the longest piece that starts there."),
+                        (greedy_by(longest, inside=("##", "")), "inside a word only the '##' "
+                         "form of a piece counts: 'able' in the vocabulary does not cover the "
+                         "end of 'unable', only '##able' would."),
+                        (greedy_by(longest, inside=("",)), "write '##' in front of the pieces "
+                         "after the first: only the pieces after it."),
+                        (greedy_by(lambda start, end: range(start + 1, end + 1)), "take the "
+                         "LONGEST piece that starts at each position, not the shortest.")],
+                 alone="return only the list of pieces.",
+                 hint=_greedy_hint)
 
-    def hint(args, expected, got):
-        if expected == ["[UNK]"] and isinstance(got, list) and "[UNK]" in got and len(got) > 1:
-            return "one character that no piece covers makes the WHOLE word one '[UNK]'."
-        if isinstance(got, list) and got and got[0].startswith("##"):
-            return "the first piece of a word has no '##'; only the pieces after it do."
-        if isinstance(got, list) and len(got) > 1 and not any(p.startswith("##") for p in got):
-            return "write '##' in front of the pieces after the first: only the pieces after it."
-        return ("at each position take the LONGEST piece in vocab that starts there ('##' + "
-                "the rest after the first piece), then continue after it.")
 
-    return check(func, reference_greedy_pieces, inputs, hint=hint)
+def _greedy_hint(args, expected, got):
+    if expected == ["[UNK]"] and isinstance(got, list) and "[UNK]" in got and len(got) > 1:
+        return "one character that no piece covers makes the WHOLE word one '[UNK]'."
+    if isinstance(got, list) and got and str(got[0]).startswith("##"):
+        return "the first piece of a word has no '##'; only the pieces after it do."
+    return ("at each position take the LONGEST piece in vocab that starts there ('##' + "
+            "the rest after the first piece), then continue after it.")
 
 
 def check_unk_words(func) -> CheckResult:
     """Check ``func(text, vocab) -> [words]``."""
-    inputs = [("", TOY), ("un able", TOY), ("un x", TOY), ("café, un", TOY),
-              ("ab!x ba", TOY), ("unable unx x", TOY)]
-    hint = ("split with split_words(text) (whitespace AND each punctuation character), then "
-            "keep the words whose pieces are exactly ['[UNK]'], in order.")
-    return check(func, reference_unk_words, inputs, hint=hint)
+    toy = list(TOY)
+    inputs = [("", toy), ("un able", toy), ("un x", toy), ("café, un", toy),
+              ("ab!x ba", toy), ("unable unx x", toy), ("x un x", toy), ("X a", toy)]
+
+    def text_and_vocab(rng, size):
+        words = [rng.choice((a_word(rng, 2, "abX"), "!", "a,")) for _ in range(size)]
+        return " ".join(words), a_vocab(rng, size, "abX")
+
+    def unknown(words, wordpiece=reference_greedy_pieces):
+        return lambda text, vocab: [w for w in words(text) if wordpiece(w, vocab) == ["[UNK]"]]
+
+    return check(func, reference_unk_words, inputs, generate=text_and_vocab,
+                 wrong=[(unknown(lambda text: list(dict.fromkeys(split_words(text)))),
+                         "keep every [UNK] word, each time it occurs, in order: a word that "
+                         "comes twice is listed twice."),
+                        (unknown(lambda text: split_words(text.lower())),
+                         "keep the words as they are written: WordPiece here does not lower-case "
+                         "('X' and 'x' are different words)."),
+                        (unknown(str.split), "split with split_words(text), not text.split(): "
+                         "each punctuation character is a word of its own.")],
+                 hint="split with split_words(text) (whitespace AND each punctuation "
+                      "character), then keep the words whose pieces are exactly ['[UNK]'], in "
+                      "order.")
+
+
+def score_of(pieces, scores) -> float:
+    return sum(scores[piece] for piece in pieces)
+
+
+def same_score(args, expected, got) -> bool:
+    """A cut of the word into pieces of ``scores`` whose score is the best one (ties allowed)."""
+    word, scores = args
+    return got == expected or (isinstance(got, list) and all(p in scores for p in got)
+                               and "".join(got) == word and math.isclose(
+                                   score_of(got, scores), score_of(expected, scores),
+                                   abs_tol=1e-4))
+
+
+def word_and_scores(rng, size):
+    """A word of ▁, a, b, every single character scored, and pieces of it up to 6 long."""
+    word = "▁" + a_word(rng, size + 1, "ab")
+    pieces = {*word, *(word[i:i + rng.randint(2, 6)] for i in
+                       (rng.randrange(len(word)) for _ in range(size + 2)))}
+    return word, {piece: -round(rng.uniform(1, 3 * len(piece)), 1) for piece in sorted(pieces)}
+
+
+def viterbi_up_to(longest):
+    def best_path(word, scores):
+        return Unigram([(p, s) for p, s in scores.items() if len(p) <= longest])._segment(word)[0]
+    return best_path
 
 
 def check_best_path(func) -> CheckResult:
     """Check ``func(word, scores) -> [pieces]``."""
-    scores = {"▁": -3.0, "h": -4.1, "a": -4.2, "t": -4.3, "s": -4.4, "▁h": -5.5, "at": -3.7,
-              "▁hat": -9.9, "hat": -6.6, "▁s": -5.2, "ts": -6.1}
-    inputs = [("▁", scores), ("▁a", scores), ("▁hat", scores), ("▁hats", scores),
-              ("▁tat", scores), ("▁sat", scores), ("hat", scores), ("▁hathat", scores)]
-    hint = ("best[i] = the highest total log probability of any cut of word[:i]; for each end "
-            "i, try every piece word[j:i] in scores and keep best[j] + scores[piece]; then walk "
-            "back from the end. Greedy longest-first is not the same.")
-    return check(func, reference_best_path, inputs, hint=hint)
+    inputs = [(word, dict(SCORES)) for word in ("▁", "▁a", "▁hat", "▁hats", "▁tat", "▁sat",
+                                                "hat", "▁hathat")]
+    longest_first = greedy_by(lambda start, end: range(end, start, -1), inside=("",))
+    return check(func, reference_best_path, inputs, generate=word_and_scores, same=same_score,
+                 valid=lambda word, scores: word and set(word) <= set(scores),
+                 alone="return only the pieces; `viterbi` returns `(pieces, score)`, here "
+                       "return `pieces`.",
+                 wrong=[(longest_first, "greedy longest-first is not the same: the best path "
+                         "may start with a shorter piece. Keep best[i] for every end i."),
+                        (viterbi_up_to(3), "your pieces are never longer than 3 characters: "
+                         "try every piece word[j:i] for every start j < i, whatever its "
+                         "length.")],
+                 hint="best[i] = the highest total log probability of any cut of word[:i]; for "
+                      "each end i, try every piece word[j:i] in scores and keep best[j] + "
+                      "scores[piece]; then walk back from the end. Greedy longest-first is not "
+                      "the same.")

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import io
 import sys
 import threading
 import time
@@ -100,9 +101,54 @@ def loops_forever_catching_exceptions(*args):
             pass
 
 
+def contains_itself(*args):
+    answer = [1]
+    answer.append(answer)
+    return answer
+
+
+def shares_forty_levels(*args):
+    answer = [1]
+    for _ in range(40):  # 2**40 paths through 41 lists: repr and a naive walk never end
+        answer = [answer, answer]
+    return answer
+
+
+class EndlessMessage(Exception):  # noqa: N818 - a learner's exception
+    def __str__(self):
+        while True:
+            pass
+
+
+def raises_an_endless_message(*args):
+    raise EndlessMessage
+
+
+class EndlessRepr:
+    def __repr__(self):
+        while True:
+            pass
+
+
+def holds_an_endless_repr(*args):
+    return (EndlessRepr(),)  # a tuple: the container hint shows its items
+
+
+def raises_a_long_message(*args):
+    raise ValueError("x" * 2_000_000)
+
+
+def hides_the_output_then_fails(*args):
+    sys.stdout = io.StringIO()
+    raise ValueError("the verdict must still be seen")
+
+
 HOSTILE = [returns_text, counts_as_strings, int_keys, list_of_ints, a_generator, array_like,
            bad_repr, calls_sys_exit, recurses_forever, loops_forever, loops_forever_on_one_line,
-           loops_forever_catching_exceptions]
+           loops_forever_catching_exceptions, contains_itself, shares_forty_levels,
+           raises_an_endless_message, holds_an_endless_repr, raises_a_long_message,
+           hides_the_output_then_fails]
+GUARDS = HOSTILE[-6:]  # issue: the guard covers what the checker does with the answer, too
 NOT_CALLABLE = [ArrayLike(), BadRepr(), "3", None]  # what a learner may pass instead of a function
 
 
@@ -118,9 +164,11 @@ def short_time_limit(monkeypatch):
 @pytest.mark.parametrize("hostile", HOSTILE, ids=[h.__name__ for h in HOSTILE])
 @pytest.mark.parametrize(("nn", "name"), EXERCISES, ids=[f"{nn}-{name}" for nn, name in EXERCISES])
 def test_every_checker_gives_one_verdict_for_a_hostile_answer(nn, name, hostile, capsys):
-    tracer = sys.gettrace()
+    tracer, stdout = sys.gettrace(), sys.stdout
     result = checker(nn, name)(hostile)
     assert sys.gettrace() is tracer  # the previous tracer (a debugger's, coverage's) is back
+    assert sys.stdout is stdout
+    assert len(result.message) < 1000  # reprs and messages cut short
     assert not result.passed
     assert result.message.startswith(("❌", "⏳"))
     assert capsys.readouterr().out == result.message + "\n"  # printed once, nothing else
@@ -201,7 +249,8 @@ def test_an_answer_that_equals_everything_fails_every_checker(nn, name):
 
 def test_a_tuple_for_a_list_is_told_the_container():
     result = checker("04", "merge")(lambda ids, pair, new_id: tuple(merge(ids, pair, new_id)))
-    assert "the values are right, but return a list, not a tuple." in result.message
+    assert "hint: return a list, not a tuple." in result.message
+    assert "the values are right" not in result.message  # the smallest case is empty: no claim
 
 
 def test_the_function_name_in_quotes_is_told_to_drop_them():
@@ -252,3 +301,57 @@ def test_a_previous_tracer_is_restored_and_keeps_tracing():
         assert sys.gettrace() is tracer
     finally:
         sys.settrace(None)
+
+
+@pytest.mark.parametrize("hostile", GUARDS, ids=[h.__name__ for h in GUARDS])
+@pytest.mark.parametrize("nn_name", [("04", "merge"), ("05", "word_table"), ("09", "best_path")],
+                         ids=lambda nn_name: "-".join(nn_name))
+def test_the_guards_hold_without_a_child_process_too(nn_name, hostile, monkeypatch, capsys):
+    monkeypatch.setattr(core, "ISOLATE", False)  # as on Windows: the answer runs in the kernel
+    stdout = sys.stdout
+    result = checker(*nn_name)(hostile)
+    assert sys.stdout is stdout  # put back, though the answer replaced it
+    assert not result.passed and len(result.message) < 1000
+    assert capsys.readouterr().out == result.message + "\n"
+
+
+@pytest.mark.parametrize("isolate", [True, False], ids=["child", "kernel"])
+def test_a_flood_of_prints_ends_on_its_own_line_with_a_hint_about_output(isolate, monkeypatch,
+                                                                         capsys):
+    monkeypatch.setattr(core, "ISOLATE", isolate and core.ISOLATE)
+    monkeypatch.setattr(core, "TIME_LIMIT", 1.0)
+
+    def my_merge(ids, pair, new_id):
+        while True:
+            print("still here", end="")  # no line break: the verdict must not glue on
+
+    result = my_merge and checker("04", "merge")(my_merge)
+    out = capsys.readouterr().out
+    assert "after printing" in result.message and "print less" in result.message
+    assert "loop that never ends" not in result.message
+    assert out.endswith("\n" + result.message + "\n")  # on its own line, after the prints
+    assert len(out) < core.MAX_PRINTED + 2 * len(result.message)  # the prints are cut short
+
+
+@pytest.mark.skipif(not core.ISOLATE, reason="a forked child needs os.fork (Linux, macOS)")
+def test_a_long_call_in_c_is_stopped_with_its_process(monkeypatch):
+    monkeypatch.setattr(core, "CHECK_LIMIT", 1.0)
+
+    def my_merge(ids, pair, new_id):
+        return sum(range(10**10))  # one call into C: no signal or tracer can stop it
+
+    result = checker("04", "merge")(my_merge)
+    assert result.message.startswith("❌ my_merge([], (1, 2), 256) did not finish: it ran on "
+                                     "past 1 s inside one step that Python cannot interrupt")
+
+
+def test_without_a_child_a_long_call_in_c_is_named_when_it_ends(monkeypatch):
+    monkeypatch.setattr(core, "ISOLATE", False)
+    monkeypatch.setattr(core, "TIME_LIMIT", 0.2)
+
+    def my_merge(ids, pair, new_id):
+        return sum(range(2 * 10**8))  # seconds in C: the alarm waits for it to end
+
+    result = checker("04", "merge")(my_merge)
+    assert "when a step in C that cannot be interrupted ended" in result.message
+    assert "huge repetition" in result.message.split("hint:")[1]

@@ -123,10 +123,9 @@ def pair_counts_off_by_one(text):
     return counts
 
 
-def test_a_step_number_given_as_text_is_told_to_give_an_int():
+def test_a_step_number_given_as_text_is_told_to_return_an_int():
     result = checker("03", "first_wrong_step")("3")
-    assert "give the step number as an int, e.g. 2, not a str ('3')" in result.message
-    assert "published_text" not in result.message
+    assert "return an int, not a str ('3')" in result.message
 
 
 def decompress_oldest_first(text, table):
@@ -237,7 +236,7 @@ def most_frequent_with_most_common(ids, k):
 WRONG = [
     ("00", "count_tokens", lambda text, encoding_name: len(text.split()), "('Egg.', 'gpt2')",
      "encode(text)"),
-    ("00", "token_pieces", token_pieces_as_text, "('Egg.', 'gpt2')", "return bytes, not str"),
+    ("00", "token_pieces", token_pieces_as_text, "('Egg.', 'gpt2')", "each item must be a bytes"),
     ("01", "count_bytes", len, "('é')", "number of characters"),
     ("01", "utf8_length",
      lambda cp: 1 if cp < 0x7F else 2 if cp < 0x800 else 3 if cp < 0x10000 else 4, "(127)",
@@ -247,7 +246,8 @@ WRONG = [
      "needs 3 byte(s)"),
     ("02", "gpt2_split", lambda text: text.split(), "(\"YOU'D\")", "findall"),
     ("02", "number_chunks", lambda text: regex.findall(r"\p{N}+", text), "('2024')", "{1,3}"),
-    ("02", "chunk_ids", lambda text: list(text.encode("utf-8")), "('Hi')", "list of lists"),
+    ("02", "chunk_ids", lambda text: list(text.encode("utf-8")), "('Hi')",
+     "each item must be a list, but one of yours is an int (72)"),
     ("03", "pair_counts", lambda text: {p: text.count("".join(p)) for p in zip(text, text[1:])},
      "('aaa')", "count every position"),
     ("03", "replace_pair", lambda text, pair, symbol: "".join(
@@ -255,7 +255,7 @@ WRONG = [
      "('aa', ('a', 'a'), 'Z')", "skip both characters"),
     ("03", "decompress", decompress_oldest_first, "('BdBac', {'A': 'aa', 'C': 'ab', 'B': 'AC'})",
      "reverse order"),
-    ("03", "decompress", lambda text, table: list(text), "('', {})", "last replacement"),
+    ("03", "decompress", lambda text, table: list(text), "('', {})", "return one str, not a list"),
     ("03", "replace_pair", lambda text, pair, symbol: list(text), "('', ('a', 'a'), 'Z')",
      "one str"),
     ("04", "get_stats", get_stats_without_overlaps, "([5, 5, 5, 5])", "overlapping"),
@@ -267,7 +267,7 @@ WRONG = [
     ("04", "encode_chunks", encode_chunks_without_splitting, "('aa aa',", "chunk boundary"),
     ("05", "merge_vocab", merge_vocab_with_str_replace, "(('e', 's'), {'e st </w>': 1})",
      "whole symbols"),
-    ("05", "merge_vocab", merge_vocab_with_word_boundaries, "(('t', '</w>'), {'t e s t </w>': 4})",
+    ("05", "merge_vocab", merge_vocab_with_word_boundaries, "(('\\\\', 'n'), {'\\\\ n </w>': 1})",
      "never after '>'"),
     ("05", "word_table", word_table_split_on_single_spaces, "('')", "text.split()"),
     ("05", "apply_merges", apply_merges_without_end_of_word, "('a', [])", "+ ['</w>']"),
@@ -284,11 +284,13 @@ WRONG = [
      "also ½, ² and Ⅻ"),
     ("03", "decompress", decompress_alphabetically, "('BdBac',", "not in alphabetical order"),
     ("03", "pair_counts", pair_counts_off_by_one, "('ab')", "the LAST pair is missing"),
-    ("09", "greedy_pieces", greedy_pieces_keeping_known_parts, "('unx', [", "WHOLE word"),
-    ("09", "greedy_pieces", greedy_pieces_without_hashes, "('ab', [", "only the pieces after"),
+    ("09", "greedy_pieces", greedy_pieces_keeping_known_parts,
+     "('unable', ['un', 'able', '[UNK]'])", "WHOLE word"),
+    ("09", "greedy_pieces", greedy_pieces_without_hashes, "('unable', ['un', 'able', '[UNK]'])",
+     "write '##' in front"),
     ("09", "unk_words", lambda text, vocab: [w for w in text.split() if w not in vocab],
      "('ab!x ba', [", "each punctuation character"),
-    ("09", "best_path", best_path_longest_first, "('▁hat', {", "Greedy longest-first"),
+    ("09", "best_path", best_path_longest_first, "('▁hat', {", "greedy longest-first"),
 ]
 
 
@@ -393,7 +395,7 @@ def test_a_raising_build_vocab_is_not_told_it_returned_the_wrong_type():
 
 def test_a_build_vocab_returning_a_list_is_told_so():
     result = checker("04", "build_vocab")(lambda merges: [bytes([i]) for i in range(256)])
-    assert "your function returned a list" in result.message
+    assert "hint: return a dict, not a list." in result.message
 
 
 def test_a_lookbehind_answer_that_merges_nothing_gets_a_true_hint():
@@ -420,4 +422,4 @@ def test_counts_as_strings_get_a_hint_about_the_type():
         return {pair: str(n) for pair, n in Counter(zip(ids, ids[1:])).items()}
 
     result = checker("04", "get_stats")(my_get_stats)
-    assert "the counts must be ints, but one of them is a str" in result.message
+    assert "each value must be an int, but one of yours is a str ('1')" in result.message

@@ -115,7 +115,7 @@ def decode_pieces_dropping_the_first_character(pieces):
 
 
 WRONG = [  # (exercise, wrong answer, the smallest failing input as shown, a word of the hint)
-    ("number_pieces", number_pieces_as_ints, "ints(0)", "as strings"),
+    ("number_pieces", number_pieces_as_ints, "ints(0)", "each item must be a str"),
     ("costliest_language", costliest_language_always_cl100k, "({'ja'", "the encoding you are"),
     ("costliest_language", costliest_language_with_min, "({'en': 'information'", "MOST tokens"),
     ("costliest_language", costliest_language_last_of_ties, "({'zz': 'cat', 'aa': 'dog'}",
@@ -126,7 +126,7 @@ WRONG = [  # (exercise, wrong answer, the smallest failing input as shown, a wor
     ("costliest_language", costliest_language_by_bytes,
      "({'en': 'information', 'el': 'νερό'}, 'gpt2')", "TOKENS"),
     ("costliest_language", costliest_language_returning_the_count, "({'fr': 'Bonjour'}, 'gpt2')",
-     "language code"),
+     "return a str, not a number (3)"),
     ("decode_pieces", decode_pieces_byte_by_byte, "(['▁', '<0xE4>', '<0xBD>', '<0xA0>', '好'])",
      "BYTES"),
     ("decode_pieces", decode_pieces_keeping_the_mark, "mark(['▁a'])", "U+2581"),
