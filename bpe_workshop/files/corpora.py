@@ -17,14 +17,13 @@ import functools
 import sysconfig
 from pathlib import Path
 
-from bpe_workshop.files.text_file import read_guarded
+from bpe_workshop.files.model_file import read_guarded
 from bpe_workshop.validation import require_int, require_number, require_str
 
 # Folder names skipped anywhere under the standard library directory: installed third-party
 # packages, the test suites (huge, full of deliberately odd code) and two retired tools.
-EXCLUDED_STDLIB_DIRS = frozenset(
-    {"site-packages", "dist-packages", "test", "tests", "idlelib", "lib2to3", "__pycache__"}
-)
+EXCLUDED_STDLIB_DIRS = frozenset({"site-packages", "dist-packages", "test", "tests", "idlelib",
+                                  "lib2to3", "__pycache__"})
 
 # The line written before each file in load_stdlib_code, e.g. "# ---- file: json/decoder.py".
 STDLIB_HEADER = "# ---- file: {relative_path}\n"
@@ -46,15 +45,12 @@ def data_path(name: str) -> Path:
     """
     require_str(name, "name", hint="pass a file name such as 'english.txt'")
     if not name or name != Path(name).name or name in {".", ".."}:
-        raise ValueError(
-            f"data_path() takes a plain file name such as 'english.txt', not {name!r}"
-        )
+        raise ValueError(f"data_path() takes a plain file name such as 'english.txt', not {name!r}")
     if not _DATA_DIR.is_dir():
-        raise FileNotFoundError(
-            f"The data folder {_DATA_DIR} does not exist, so this copy of bpe_workshop is "
-            "incomplete: reinstall the course (`pip install --force-reinstall bpe-workshop`, or "
-            "`make` in a clone, where bpe_workshop/data is a link to data/)."
-        )
+        raise FileNotFoundError(f"The data folder {_DATA_DIR} does not exist, so this copy of "
+                                "bpe_workshop is incomplete: reinstall the course (`pip install "
+                                "--force-reinstall bpe-workshop`, or `make` in a clone, where "
+                                "bpe_workshop/data is a link to data/).")
     path = _DATA_DIR / name
     if not path.is_file():
         available = sorted(p.name for p in _DATA_DIR.iterdir() if p.is_file())
@@ -139,8 +135,7 @@ def _stdlib_selection() -> tuple[tuple[str, Path], ...]:
         except (OSError, UnicodeDecodeError):
             continue  # unreadable or not UTF-8: not part of the corpus
         selection.append((relative.as_posix(), path))
-    selection.sort()
-    return tuple(selection)
+    return tuple(sorted(selection))
 
 
 def stdlib_source_files() -> list[Path]:
@@ -170,11 +165,10 @@ def load_stdlib_code(max_bytes: int = 200_000) -> str:
     require_int(max_bytes, "max_bytes", minimum=1, example=200_000, why="a positive size")
     selection = _stdlib_selection()
     if not selection:
-        raise FileNotFoundError(
-            f"No Python source files found under {sysconfig.get_paths()['stdlib']}; this Python "
-            "installation ships only compiled files. Use load_english() instead, or install a "
-            "full Python."
-        )
+        raise FileNotFoundError(f"No Python source files found under "
+                                f"{sysconfig.get_paths()['stdlib']}; this Python installation "
+                                "ships only compiled files. Use load_english() instead, or "
+                                "install a full Python.")
     pieces = []  # one str per file: header line + source, ending in a newline
     size = 0  # UTF-8 bytes in pieces so far
     for relative, path in selection:
@@ -212,10 +206,8 @@ def split_held_out(text: str, fraction: float = 0.1) -> tuple[str, str]:
     else:
         before = text.rfind("\n", 0, target)
         if before == -1:
-            raise ValueError(
-                "split_held_out() cuts at a line break, but the text has none where one could "
-                "go; pass a text with at least two lines"
-            )
+            raise ValueError("split_held_out() cuts at a line break, but the text has none "
+                             "where one could go; pass a text with at least two lines")
         cut = before + 1
     assert 0 < cut < len(text)
     return text[:cut], text[cut:]

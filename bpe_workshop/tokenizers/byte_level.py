@@ -158,12 +158,10 @@ class ByteLevelBPE:
                                                     tie_rule=tie_rule)
         stop_message = None
         if len(records) < num_merges:
-            stop_message = (
-                f"training stopped after {len(records)} of {num_merges} merges: no pair of "
-                f"adjacent tokens occurs twice any more, so the vocabulary has "
-                f"{256 + len(records)} tokens instead of {vocab_size}; train on more text "
-                f"or ask for a smaller vocab_size"
-            )
+            stop_message = (f"training stopped after {len(records)} of {num_merges} merges: no "
+                            f"pair of adjacent tokens occurs twice any more, so the vocabulary "
+                            f"has {256 + len(records)} tokens instead of {vocab_size}; train on "
+                            f"more text or ask for a smaller vocab_size")
             warnings.warn(stop_message, stacklevel=2)
         merges = {r.pair: r.new_id for r in records}
         return cls(merges, pattern, special_tokens, records=records, stop_message=stop_message)
@@ -228,18 +226,16 @@ class ByteLevelBPE:
                     require_int(i, f"the {what} of merge {pair!r} -> {new_id!r}", minimum=0,
                                 maximum=MAX_ID)
             if left not in length or right not in length or new_id in length:
-                raise ValueError(
-                    f"merge ({left}, {right}) -> {new_id} does not fit: each merge must combine "
-                    f"ids that exist already and mint a new id, in merge order"
-                )
+                raise ValueError(f"merge ({left}, {right}) -> {new_id} does not fit: each merge "
+                                 f"must combine ids that exist already and mint a new id, in "
+                                 f"merge order")
             # subtle: the rank of a merge is its new id, so a merge may only create pairs that
             # rank after it; that is what makes encode_fast's one-at-a-time merging textbook
             if new_id < left or new_id < right:
-                raise ValueError(
-                    f"merge ({left}, {right}) -> {new_id} does not fit: its new id must be above "
-                    f"both ids it joins (a merge's id is its rank, so later merges get larger "
-                    f"ids); renumber it, e.g. ({left}, {right}) -> {max(length) + 1}"
-                )
+                raise ValueError(f"merge ({left}, {right}) -> {new_id} does not fit: its new id "
+                                 f"must be above both ids it joins (a merge's id is its rank, so "
+                                 f"later merges get larger ids); renumber it, e.g. ({left}, "
+                                 f"{right}) -> {max(length) + 1}")
             length[new_id] = length[left] + length[right]
             total += length[new_id]
             if total > MAX_VOCAB_BYTES:  # merges that double a token each line: 2**45 bytes

@@ -98,12 +98,9 @@ class WordLevelBPE:
         self.stop_message = stop_message  # str when training stopped early
         # training word -> frequency, first-seen order, and when each starting symbol was joined
         self._word_counts, self._joined_at = _check_training(word_counts, joined_at, self.merges)
-        self._word_index = {word: i for i, word in enumerate(self.word_counts)}
-
-        # vocabulary: symbol -> id, and back
-        self._ids = {}  # symbol -> id
-        for symbol in [*self.alphabet, END_OF_WORD, UNK, *(a + b for a, b in self.merges)]:
-            self._ids.setdefault(symbol, len(self._ids))
+        # symbol -> id: the alphabet, </w>, <unk>, then each merged symbol not seen before
+        self._ids = {symbol: i for i, symbol in enumerate(dict.fromkeys(
+            [*self.alphabet, END_OF_WORD, UNK, *(a + b for a, b in self.merges)]))}
         self._vocab = ReadOnlyDict({i: symbol for symbol, i in self._ids.items()}, REMAKE)
         self._alphabet_set = set(self.alphabet)
         self._ranks = {}  # pair -> every rank (merge index) it has, ascending
@@ -173,10 +170,8 @@ class WordLevelBPE:
         [('low', 2, ['low', '</w>']), ('lower', 1, ['low', 'e', 'r', '</w>'])]
         """
         self._check_step(step, lowest=0)
-        return [
-            (word, freq, split_at(initial_split(word), joined, step))
-            for (word, freq), joined in zip(self.word_counts.items(), self._joined_at)
-        ]
+        return [(word, freq, split_at(initial_split(word), joined, step))
+                for (word, freq), joined in zip(self.word_counts.items(), self._joined_at)]
 
     def words_changed_at(self, step: int) -> list[str]:
         """The training words whose split merge number ``step`` (1-based) changed.
@@ -189,10 +184,9 @@ class WordLevelBPE:
 
     def _check_step(self, step: int, lowest: int) -> None:
         if not self.word_counts:
-            raise ValueError(
-                "this tokenizer has no training words (it was loaded from a file or built "
-                "from merges); train it with WordLevelBPE.train(text, num_merges) to view them"
-            )
+            raise ValueError("this tokenizer has no training words (it was loaded from a file or "
+                             "built from merges); train it with WordLevelBPE.train(text, "
+                             "num_merges) to view them")
         require_int(step, "step", minimum=lowest, maximum=len(self.merges))
 
     # -- tokenizing ----------------------------------------------------------------------------
@@ -204,20 +198,12 @@ class WordLevelBPE:
         >>> wl.tokenize("lower newest"), wl.tokenize("lowly")  # 'y' was never seen
         (['low', 'e', 'r', '</w>', 'newest</w>'], ['low', 'l', '<unk>', '</w>'])
         """
-        symbols = []
-        for word in split_words(text):
-            symbols.extend(self._tokenize_word(word))
-        return symbols
+        return [symbol for word in split_words(text) for symbol in self._tokenize_word(word)]
 
     def _tokenize_word(self, word: str) -> tuple[str, ...]:
         """One word's symbols, by applying the merges in learned order (cached)."""
         if word in self._cache:
             return self._cache[word]
-        if word in self._word_index:  # a training word: training already applied every merge
-            joined = self._joined_at[self._word_index[word]]
-            symbols = tuple(split_at(initial_split(word), joined, len(self.merges)))
-            self._cache[word] = symbols
-            return symbols
         symbols = tuple(ch if ch in self._alphabet_set else UNK for ch in word) + (END_OF_WORD,)
         next_rank = 0  # merges before this one have been applied
         while len(symbols) > 1:
