@@ -696,10 +696,16 @@ def _in_child(run: _Run) -> tuple[str, tuple[bool, str, bool]]:
     at[:] = struct.pack("<i", -1)
     read_end, write_end = os.pipe()
     gc.freeze()  # the child's collector leaves the kernel's objects alone: fewer pages copied
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", DeprecationWarning)  # fork with the kernel's threads
-        pid = os.fork()
-    gc.unfreeze()
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)  # fork with the kernel's threads
+            pid = os.fork()
+    except OSError:  # no process left to fork: check in this one
+        os.close(read_end)
+        os.close(write_end)
+        return run.verdict()
+    finally:
+        gc.unfreeze()
     if pid == 0:  # the child: never returns
         try:
             os.close(read_end)

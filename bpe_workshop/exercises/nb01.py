@@ -34,13 +34,11 @@ def a_code_point(rng, size):
 def check_count_bytes(count_bytes) -> CheckResult:
     """Exercise: ``my_count_bytes(text) -> int``, the length of ``text`` in UTF-8."""
 
-    def hint(args, expected, got):
-        if type(got) is int and got == len(args[0]):
-            return "that is the number of characters; encode the text to UTF-8 bytes first."
-        return "text.encode('utf-8') gives a bytes object; count its items."
-
-    return check(count_bytes, reference_count_bytes, [(text,) for text in TEXTS], hint=hint,
-                 generate=lambda rng, size: (random_text(rng, size),))
+    return check(count_bytes, reference_count_bytes, [(text,) for text in TEXTS],
+                 generate=lambda rng, size: (random_text(rng, size),),
+                 wrong=[(len, "that is the number of characters; encode the text to UTF-8 bytes "
+                         "first.")],
+                 hint="text.encode('utf-8') gives a bytes object; count its items.")
 
 
 def check_utf8_length(utf8_length) -> CheckResult:
