@@ -30,15 +30,11 @@ from unittest import mock
 
 DISTRIBUTION = "bpe-workshop"
 
-# The labextensions the series needs:
-# (package name in JupyterLab, what it is for, the Python package that installs it)
+# The labextensions: (package name in JupyterLab, what it is for, the package that installs it)
 LAB_EXTENSIONS = (
     ("@jupyter-widgets/jupyterlab-manager", "ipywidgets front end", "jupyterlab_widgets"),
     ("jupyterlab-rise", "RISE slides", "jupyterlab-rise"),
 )
-
-# Extensions only some need: package -> who, and the install line
-OPTIONAL = {"jupyterlab-rise": 'only a presenter needs it: pip install "bpe-workshop[slides]"'}
 
 # Encoding name -> the ids tiktoken gives "hello world" (GPT-2, GPT-4, GPT-4o).
 KNOWN_IDS = {"gpt2": [31373, 995], "cl100k_base": [15339, 1917], "o200k_base": [24912, 2375]}
@@ -78,11 +74,9 @@ def reinstall_fix() -> str:
     """The command that reinstalls the package and its dependencies into this Python."""
     if HIDING:  # then the hiding file is the likelier cause
         return f"first rename or move {', '.join(HIDING)} (see above), then check again"
-    return (
-        f'reinstall the course into this Python: "{sys.executable}" -m pip install '
-        "--force-reinstall bpe-workshop (or the wheel file you were given; in a clone of the "
-        "repository: make clean, then make check)"
-    )
+    return (f'reinstall the course into this Python: "{sys.executable}" -m pip install '
+            "--force-reinstall bpe-workshop (or the wheel file you were given; in a clone of "
+            "the repository: make clean, then make check)")
 
 
 # -- parsing the package's own metadata ------------------------------------------------------
@@ -151,11 +145,9 @@ def check_python() -> str:
     wanted = metadata.metadata(DISTRIBUTION)["Requires-Python"] or ""
     have = ".".join(map(str, sys.version_info[:3]))
     if not satisfies(have, wanted):
-        raise CheckFailed(
-            f"Python {have}, the series needs {wanted}",
-            "install Python 3.11 or newer (python.org, or conda), then recreate the venv with it:"
-            " make clean && make check PYTHON=python3.11",
-        )
+        raise CheckFailed(f"Python {have}, the series needs {wanted}",
+                          "install Python 3.11 or newer (python.org, or conda), then recreate "
+                          "the venv with it: make clean && make check PYTHON=python3.11")
     return f"Python {have} (needs {wanted})"
 
 
@@ -177,16 +169,11 @@ def check_dependency(distribution: str, specifier: str) -> Callable[[], str]:
             try:
                 importlib.import_module(name)
             except Exception as err:  # noqa: BLE001 - a broken package raises anything
-                raise CheckFailed(
-                    f"{distribution} {version} is installed but `import {name}` fails: "
-                    f"{type(err).__name__}: {err}",
-                    reinstall_fix(),
-                ) from None
+                raise CheckFailed(f"{distribution} {version} is installed but `import {name}` "
+                                  f"fails: {type(err).__name__}: {err}", reinstall_fix()) from None
         if not satisfies(version, specifier):
-            raise CheckFailed(
-                f"{distribution} {version} is too old or too new (needs {specifier})",
-                f'"{sys.executable}" -m pip install "{distribution}{specifier}"',
-            )
+            raise CheckFailed(f"{distribution} {version} is too old or too new (needs {specifier})",
+                              f'"{sys.executable}" -m pip install "{distribution}{specifier}"')
         return f"{distribution} {version}" + (f" (needs {specifier})" if specifier else "")
 
     return check
@@ -206,8 +193,6 @@ def check_labextension(package: str, purpose: str, provider: str) -> Callable[[]
             if manifest.is_file():
                 version = json.loads(manifest.read_text(encoding="utf-8")).get("version", "?")
                 return f"JupyterLab extension {package} {version} ({purpose})"
-        if package in OPTIONAL and not installed_version(provider):
-            return f"JupyterLab extension {package}: not installed; {OPTIONAL[package]}"
         raise CheckFailed(
             f"JupyterLab has no {package} extension ({purpose}); without it "
             + ("widgets show as a line of text" if "widgets" in package else "there are no slides"),
@@ -236,19 +221,16 @@ def check_encodings() -> str:
     for name, ids in KNOWN_IDS.items():
         got = get_encoding(name).encode("hello world")
         if got != ids:
-            raise CheckFailed(
-                f"{name} encodes 'hello world' as {got}, expected {ids}", reinstall_fix()
-            )
+            raise CheckFailed(f"{name} encodes 'hello world' as {got}, expected {ids}",
+                              reinstall_fix())
         shown.append(f"{name} {got}")
     return "offline encodings: 'hello world' -> " + ", ".join(shown)
 
 
 def check_matplotlib() -> str:
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
-    figure = Figure(figsize=(2, 1))
-    FigureCanvasAgg(figure)
+    figure = Figure(figsize=(2, 1))  # drawn by matplotlib's own Agg renderer, no GUI
     figure.add_subplot().bar(["a", "b"], [3, 1])
     png = io.BytesIO()
     figure.savefig(png, format="png")
@@ -267,18 +249,15 @@ def check_data() -> str:
         except (FileNotFoundError, ValueError) as err:
             raise CheckFailed(str(err), reinstall_fix()) from None
         sizes.append(f"{name} {path.stat().st_size // 1024} KB")
-    # the folder `bpe-workshop start` copies from (course.series.SERIES, a layer above this one)
-    notebooks = list(Path(__file__).with_name("notebooks").glob("**/[0-9]*.ipynb"))
-    if len(notebooks) < 20:
-        raise CheckFailed(f"the package carries {len(notebooks)} of the series' 20 notebooks "
-                          "and solutions", reinstall_fix())
+    # the folder `bpe-workshop start` copies from (course.series.SERIES, a layer above)
+    if (carried := len(list(Path(__file__).with_name("notebooks").glob("**/*.ipynb")))) < 20:
+        raise CheckFailed(f"the package holds {carried} of the 20 notebooks", reinstall_fix())
     try:
         corpora.load_stdlib_code(max_bytes=20_000)
     except FileNotFoundError:
-        raise CheckFailed(
-            "this Python ships no standard-library source files (notebook 07 trains on them)",
-            "install a full Python (Debian/Ubuntu: apt-get install python3-full)",
-        ) from None
+        raise CheckFailed("this Python ships no standard-library source files (notebook 07 trains "
+                          "on them)", "install a full Python (Debian/Ubuntu: apt-get install "
+                          "python3-full)") from None
     return "data files: " + ", ".join(sizes) + ", standard-library sources, 20 notebooks"
 
 
@@ -303,7 +282,9 @@ def all_checks(cache_setting: str | None = None) -> list[tuple[str, Callable[[],
     except ImportError:  # packaging, which reads the requirements, is missing or broken
         return checks + [("packaging", check_dependency("packaging", ""))]
     checks += [(name, check_dependency(name, spec)) for name, spec in dependencies]
-    checks += [(package, check_labextension(package, *rest)) for package, *rest in LAB_EXTENSIONS]
+    # RISE only where the [slides] extra is installed (a missing ipywidgets is reported above)
+    checks += [(package, check_labextension(package, purpose, provider))
+               for package, purpose, provider in LAB_EXTENSIONS if installed_version(provider)]
     checks += [
         ("cache", check_cache_setting(cache_setting)),
         ("encodings", check_encodings),
@@ -322,9 +303,8 @@ def installed_version(distribution: str) -> str | None:
 
 
 def _not_installed() -> str:
-    raise CheckFailed(
-        f"the {DISTRIBUTION} package is not installed in this Python", reinstall_fix()
-    )
+    raise CheckFailed(f"the {DISTRIBUTION} package is not installed in this Python",
+                      reinstall_fix())
 
 
 # -- printing --------------------------------------------------------------------------------
