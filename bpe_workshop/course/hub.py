@@ -35,6 +35,7 @@ import hashlib
 import json
 import os
 import pwd
+import re
 import resource
 import secrets
 import shutil
@@ -88,13 +89,9 @@ def register(subparsers) -> None:
 
 def run(args) -> int:
     """Check, set up, print the room's address and passwords, then serve until stopped."""
-    if args.password is not None and len(args.password) < 8:
-        print("bpe-workshop hub: --password must be 8 characters or more (JupyterHub's rule); "
-              "choose a longer one, or leave it out to get one printed", file=sys.stderr)
-        return 2
-    if (args.ssl_key is None) != (args.ssl_cert is None):
-        print("bpe-workshop hub: --ssl-key and --ssl-cert go together: give both, or neither "
-              "for http", file=sys.stderr)
+    problem = _bad_options(args)
+    if problem:
+        print(f"bpe-workshop hub: {problem}", file=sys.stderr)
         return 2
     problem = _missing()
     if problem:
@@ -139,6 +136,21 @@ def run(args) -> int:
 
     jupyterhub(["-f", str(config)])
     return 0
+
+
+def _bad_options(args) -> str | None:
+    """What is wrong with the command line, with the fix; None when nothing is."""
+    if args.password is not None and len(args.password) < 8:
+        return ("--password must be 8 characters or more (JupyterHub's rule); choose a longer "
+                "one, or leave it out to get one printed")
+    if (args.ssl_key is None) != (args.ssl_cert is None):
+        return "--ssl-key and --ssl-cert go together: give both, or neither for http"
+    if args.admin is not None and not re.fullmatch(NAME_PATTERN, args.admin):
+        return (f"--admin {args.admin!r} cannot be an account name: use lowercase letters, "
+                "digits, - and _, starting with a letter (e.g. teacher)")
+    if min(args.max_users, args.idle, args.memory) <= 0:
+        return "--max-users, --idle and --memory take numbers above 0 (e.g. --memory 2)"
+    return None
 
 
 def _missing() -> str | None:
@@ -188,8 +200,9 @@ def _attendee_env(env: Path) -> bool:
                   "module; install it with: apt-get install python3 python3-venv",
                   file=sys.stderr)
             return False
-        print(f"Installing the course for attendees into {env} (once: about 150 MB from the "
-              f"package index or pip's cache, a few minutes), from {source}", flush=True)
+        print(f"Installing the course for attendees into {env}, from {source} (once, a few "
+              "minutes: the course's and JupyterHub's wheels, from pip's cache or the package "
+              "index)", flush=True)
         with tempfile.TemporaryDirectory() as build:
             if Path(source).is_dir():  # pip builds in the folder: a copy keeps the clone clean
                 for name in ("pyproject.toml", "README.md", "MANIFEST.in"):

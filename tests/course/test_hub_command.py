@@ -16,6 +16,11 @@ def test_a_key_without_a_certificate_is_refused(capsys, tmp_path):
     assert "--ssl-key and --ssl-cert go together" in capsys.readouterr().err
 
 
+def test_an_instructor_name_that_cannot_be_an_account_is_refused(capsys):
+    assert main(["hub", "--admin", "Dr Smith"]) == 2
+    assert "--admin 'Dr Smith' cannot be an account name" in capsys.readouterr().err
+
+
 def test_not_root_is_refused_with_the_reason(capsys, monkeypatch):
     monkeypatch.setattr(os, "geteuid", lambda: 1000)
     assert main(["hub", "--password", "eight888"]) == 1
