@@ -154,15 +154,15 @@ def shown(value: object) -> str:
     >>> shown(Odd())
     '<an Odd whose repr raised ValueError>'
     """
-    return _text_of(repr, value, f"<{a_type(value)} whose repr raised {{}}>")
+    return _text_of(repr, value, f"<{a_type(value)} whose repr {{}}>", " ...)")
 
 
 def message_of(err: BaseException) -> str:
     """An exception's message, cut short like a repr; never raises, never hangs."""
-    return _text_of(str, err, "(its message could not be shown: str raised {})")
+    return _text_of(str, err, "(its message could not be shown: str {})", " ...")
 
 
-def _text_of(how: Callable, value: object, failed: str) -> str:
+def _text_of(how: Callable, value: object, failed: str, cut: str) -> str:
     try:
         text = guarded(how, value, time_limit=min(1.0, TIME_LIMIT))
         if not isinstance(text, str):
@@ -170,8 +170,9 @@ def _text_of(how: Callable, value: object, failed: str) -> str:
     except KeyboardInterrupt:
         raise
     except BaseException as err:  # noqa: BLE001 - the learner's object, any failure
-        return failed.format(error_name(err))
-    return text if len(text) <= MAX_SHOWN else text[: MAX_SHOWN - 5] + " ...)"
+        return failed.format("did not finish" if isinstance(err, TimeUp)
+                             else f"raised {error_name(err)}")
+    return text if len(text) <= MAX_SHOWN else text[: MAX_SHOWN - len(cut)] + cut
 
 
 def a_type(value: object) -> str:

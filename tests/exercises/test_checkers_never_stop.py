@@ -355,3 +355,17 @@ def test_without_a_child_a_long_call_in_c_is_named_when_it_ends(monkeypatch):
     result = checker("04", "merge")(my_merge)
     assert "when a step in C that cannot be interrupted ended" in result.message
     assert "huge repetition" in result.message.split("hint:")[1]
+
+
+def test_a_message_that_never_ends_or_is_huge_is_cut_like_a_repr():
+    result = checker("09", "best_path")(raises_an_endless_message)
+    assert "raised test_checkers_never_stop.EndlessMessage: (its message could not be shown: " \
+           "str did not finish)" in result.message
+    first_line = checker("09", "best_path")(raises_a_long_message).message.splitlines()[0]
+    assert "raised ValueError: xxx" in first_line and first_line.endswith("x ...")
+    assert len(first_line) < 2 * core.MAX_SHOWN + 100  # the call's arguments and the message
+
+
+def test_an_answer_of_forty_shared_levels_gets_a_verdict_that_names_it():
+    result = checker("04", "merge")(shares_forty_levels)
+    assert "got:      <a list whose repr did not finish>" in result.message
