@@ -31,6 +31,7 @@ an attendee's name gets that attendee's server: names keep attendees apart, not 
 from __future__ import annotations
 
 import asyncio
+import fcntl
 import hashlib
 import json
 import os
@@ -178,6 +179,15 @@ def _closed_ancestor(folder: Path) -> Path | None:
 
 
 def _attendee_env(env: Path) -> bool:
+    """``_prepare_env`` with a lock: two hubs starting at once install once, not over each
+    other (the tests can start two)."""
+    env.parent.mkdir(parents=True, exist_ok=True)
+    with open(env.parent / f".{env.name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        return _prepare_env(env)
+
+
+def _prepare_env(env: Path) -> bool:
     """Make sure ``env`` holds this course and JupyterHub's server, runnable by every account.
 
     Made once with Debian's Python (``/usr/bin/python3``), from the same source as this
