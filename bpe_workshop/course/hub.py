@@ -31,13 +31,10 @@ an attendee's name gets that attendee's server: names keep attendees apart, not 
 from __future__ import annotations
 
 import asyncio
-import fcntl
 import hashlib
 import json
 import os
-import pwd
 import re
-import resource
 import secrets
 import shutil
 import socket
@@ -51,6 +48,13 @@ from urllib.parse import urlparse
 from urllib.request import url2pathname
 
 from bpe_workshop.course.series import FIRST
+
+try:  # Unix's: a room is served from Linux; the other commands run on Windows too
+    import fcntl
+    import pwd
+    import resource
+except ImportError:
+    fcntl = pwd = resource = None
 
 NAME_PATTERN = r"^[a-z][a-z0-9_-]{0,30}$"  # an attendee's name is also their account's
 SERIES_FOLDER = "bpe-workshop"  # in each home, as `bpe-workshop start` names it
@@ -156,7 +160,10 @@ def _bad_options(args) -> str | None:
 
 def _missing() -> str | None:
     """What stops the hub on this machine, with the fix; None when nothing does."""
-    if not hasattr(os, "geteuid") or os.geteuid() != 0:
+    if pwd is None:
+        return (f"the classroom hub needs Linux (a cloud VM, a container or WSL), not "
+                f"{sys.platform}: attendees become accounts of the machine")
+    if os.geteuid() != 0:
         return ("run it as root (sudo, or in a VM or container): each attendee becomes an "
                 "account of this machine, kept apart by file permissions, and only root can "
                 "make accounts and start servers as them")

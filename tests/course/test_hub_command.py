@@ -1,6 +1,8 @@
 """``bpe-workshop hub`` refuses what cannot work, with the reason and the fix (no hub started)."""
 
 import os
+import subprocess
+import sys
 
 from bpe_workshop.course import hub
 from bpe_workshop.course.cli import main
@@ -34,3 +36,17 @@ def test_a_missing_proxy_names_its_install_line(capsys, monkeypatch):
     assert main(["hub"]) == 1
     assert "npm install -g configurable-http-proxy" in capsys.readouterr().err
 
+
+
+def test_without_unix_modules_the_command_works_and_the_hub_says_what_it_needs(tmp_path):
+    """As on Windows: no pwd, fcntl or resource. start and --help work; hub names Linux."""
+    child = ("import sys\n"
+             "for name in ('pwd', 'fcntl', 'resource'): sys.modules[name] = None\n"
+             "from bpe_workshop.course.cli import main\n"
+             f"assert main(['start', {str(tmp_path / 'course')!r}, '--no-lab']) == 0\n"
+             "sys.exit(main(['hub']))\n")
+    done = subprocess.run([sys.executable, "-c", child], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 1, done.stderr
+    assert "the classroom hub needs Linux (a cloud VM, a container or WSL)" in done.stderr
+    assert (tmp_path / "course" / "00_why_tokenization.ipynb").is_file()
