@@ -33,7 +33,6 @@ def a_code_point(rng, size):
 
 def check_count_bytes(count_bytes) -> CheckResult:
     """Exercise: ``my_count_bytes(text) -> int``, the length of ``text`` in UTF-8."""
-
     return check(count_bytes, reference_count_bytes, [(text,) for text in TEXTS],
                  generate=lambda rng, size: (random_text(rng, size),),
                  wrong=[(len, "that is the number of characters; encode the text to UTF-8 bytes "
@@ -51,7 +50,6 @@ def check_utf8_length(utf8_length) -> CheckResult:
 
 def check_encode_utf8(encode_utf8) -> CheckResult:
     """Exercise: ``my_encode_utf8(code_point) -> bytes`` built with bit operations."""
-
     def hint(args, expected, got):
         bits = " ".join(f"{byte:08b}" for byte in expected)
         return (f"{args[0]:#x} needs {len(expected)} byte(s): {bits}. The first byte carries the "

@@ -6,7 +6,6 @@ References are ``bpe_workshop.algorithm.by_hand``: a string's characters are its
 from __future__ import annotations
 
 from bpe_workshop.algorithm.by_hand import count_pairs, decompress_by_hand, replace_pairs_by_hand
-from bpe_workshop.algorithm.textbook import merge
 from bpe_workshop.exercises.core import CheckResult, check, random_text
 
 TEXTS = ("", "a", "ab", "aaa", "aaaa", "abab", "aaabdaaabac", "aaabcdaadab", "banana bandana",
@@ -22,22 +21,16 @@ PUBLISHED_EXAMPLE = (
 
 
 def reference_replace_pair(text: str, pair: tuple[str, str], symbol: str) -> str:
-    ids = merge([ord(ch) for ch in text], (ord(pair[0]), ord(pair[1])), ord(symbol))
-    return "".join(chr(i) for i in ids)
+    """Every ``pair`` in ``text`` replaced by ``symbol``, left to right, no overlaps."""
+    return text.replace(pair[0] + pair[1], symbol)
 
 
 def first_wrong_published_step() -> int:
     """The first step of PUBLISHED_EXAMPLE that differs from ``replace_pairs_by_hand``."""
-    text = PUBLISHED_EXAMPLE[0][1]
-    real = replace_pairs_by_hand(text, symbols="XYZ")
-    for k, (_, before, pair, count, symbol, after) in enumerate(PUBLISHED_EXAMPLE):
-        if k >= len(real):
-            return k + 1  # the real run had already stopped
-        step = real[k]
-        if (step.before, step.pair, step.count, step.symbol, step.after) != (
-                before, pair, count, symbol, after):
-            return k + 1
-    raise AssertionError("the published example was meant to hold a mistake")
+    real = [(step.before, step.pair, step.count, step.symbol, step.after)
+            for step in replace_pairs_by_hand(PUBLISHED_EXAMPLE[0][1], symbols="XYZ")]
+    claimed = [step[1:] for step in PUBLISHED_EXAMPLE]
+    return next(k + 1 for k, step in enumerate(claimed) if real[k:k + 1] != [step])
 
 
 def check_pair_counts(pair_counts) -> CheckResult:

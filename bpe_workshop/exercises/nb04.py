@@ -1,12 +1,9 @@
-"""Checkers for notebook 04 (byte-level BPE): the retyped cells are checked against ``textbook``.
-
-``reference_encode`` is a second, independent encoder (every merge once, in learned order).
-"""
+"""Checkers for notebook 04 (byte-level BPE): the retyped cells are checked against ``textbook``."""
 
 from __future__ import annotations
 
 from bpe_workshop.algorithm.patterns import GPT2_PATTERN, GPT4_PATTERN, split_text
-from bpe_workshop.algorithm.textbook import build_vocab, decode, get_stats, merge
+from bpe_workshop.algorithm.textbook import build_vocab, decode, encode_chunk, get_stats, merge
 from bpe_workshop.exercises.core import CheckResult, Raised, check, random_text, shown
 
 # Merges learned from b"aaabdaaabac" (Wikipedia's example, our tie rule): aa, ab, aa+ab.
@@ -18,23 +15,17 @@ PATTERNS = (GPT2_PATTERN, GPT4_PATTERN, r"\S+|\s+", r"[^,]+|,")  # for generated
 
 
 def reference_encode(text: str, merges: dict[tuple[int, int], int]) -> list[int]:
-    """Apply every merge once, in learned order: the ids of lowest-rank-first (nb04, section 8).
+    """The ids of ``text``: its UTF-8 bytes, the present pair learned first merged, repeated.
 
     >>> reference_encode("aaabdaaabac", WIKI_MERGES)
     [258, 100, 258, 97, 99]
     """
-    ids = list(text.encode("utf-8"))
-    for pair, new_id in sorted(merges.items(), key=lambda item: item[1]):
-        ids = merge(ids, pair, new_id)
-    return ids
+    return encode_chunk(text.encode("utf-8"), merges)
 
 
 def reference_encode_chunks(text: str, merges: dict[tuple[int, int], int],
                             pattern: str) -> list[int]:
-    ids = []
-    for chunk in split_text(text, pattern):
-        ids.extend(reference_encode(chunk, merges))
-    return ids
+    return [i for chunk in split_text(text, pattern) for i in reference_encode(chunk, merges)]
 
 
 def random_merges(rng, size) -> dict[tuple[int, int], int]:
@@ -53,24 +44,17 @@ def some_ids(rng, size):
 
 
 def check_get_stats(func) -> CheckResult:
-    """Check ``func(ids) -> {pair: count}`` against ``bpe_workshop.algorithm.textbook.get_stats``.
-
-    >>> def stub(ids):
-    ...     raise NotImplementedError
-    >>> check_get_stats(stub).attempted
-    ⏳ stub: not attempted yet — edit the cell above, then run it and this cell again.
-    False
-    """
+    """Check ``func(ids) -> {pair: count}`` against ``textbook.get_stats``."""
     inputs = [([],), ([7],), ([1, 2],), ([1, 2, 3, 1, 2],), ([97, 97, 97],), ([5, 5, 5, 5],),
               (list(b"aaabdaaabac"),), (list("hello 👋".encode()),)]
+    overlap = ("overlapping pairs all count, so [97, 97, 97] holds (97, 97) twice."
+               " Try zip(ids, ids[1:]).")
     return check(func, get_stats, inputs, generate=lambda rng, size: (some_ids(rng, size),),
                  wrong=[(lambda ids: {p: len(ids) - len(merge(ids, p, -1)) for p in get_stats(ids)},
-                         "overlapping pairs all count, so [97, 97, 97] holds (97, 97) twice. Try "
-                         "zip(ids, ids[1:])."),
+                         overlap),
                         (lambda ids: get_stats(ids[:-1]), "the last pair is missing: ids of "
                          "length n hold n - 1 pairs, the last at positions n - 2 and n - 1.")],
-                 hint="every position i with a neighbour i+1 gives one pair; overlapping pairs "
-                      "all count, so [97, 97, 97] holds (97, 97) twice. Try zip(ids, ids[1:]).")
+                 hint=f"every position i with a neighbour i+1 gives one pair; {overlap}")
 
 
 def merge_matching(matches):
@@ -87,12 +71,7 @@ def merge_matching(matches):
 
 
 def check_merge(func) -> CheckResult:
-    """Check ``func(ids, pair, new_id) -> list`` against ``bpe_workshop.algorithm.textbook.merge``.
-
-    >>> check_merge(merge).passed
-    ✅ merge passed (12 cases and 200 generated ones)
-    True
-    """
+    """Check ``func(ids, pair, new_id) -> list`` against ``textbook.merge``."""
     # ids of several digits next to the pair catch a merge done on the ids written as text:
     # "11 2" contains "1 2", so a string replace turns [11, 2] into [1256].
     inputs = [([], (1, 2), 256), ([1], (1, 2), 256), ([1, 2], (1, 2), 256),
@@ -129,12 +108,7 @@ def check_merge(func) -> CheckResult:
 
 
 def check_decode(func) -> CheckResult:
-    """Check ``func(ids, vocab) -> str`` (vocab maps id -> bytes).
-
-    >>> check_decode(decode).passed
-    ✅ decode passed (6 cases and 200 generated ones)
-    True
-    """
+    """Check ``func(ids, vocab) -> str`` (vocab maps id -> bytes)."""
     vocab_hi = {104: b"h", 105: b"i", 256: b"hi", 257: b" \xf0\x9f", 258: b"\x91\x8b"}
     inputs = [([], {}), ([104], {104: b"h"}), ([256, 105], vocab_hi),
               ([256, 257, 258], vocab_hi), ([128], {128: b"\x80"}),
@@ -155,12 +129,7 @@ def check_decode(func) -> CheckResult:
 
 
 def check_encode(func) -> CheckResult:
-    """Check ``func(text, merges) -> ids``; merges maps (left, right) -> new id.
-
-    >>> check_encode(reference_encode).passed
-    ✅ reference_encode passed (9 cases and 200 generated ones)
-    True
-    """
+    """Check ``func(text, merges) -> ids``; merges maps (left, right) -> new id."""
     inputs = [("", WIKI_MERGES), ("a", WIKI_MERGES), ("aa", WIKI_MERGES),
               ("aaa", WIKI_MERGES), ("aaab", WIKI_MERGES), ("aaabdaaabac", WIKI_MERGES),
               ("abc", RANK_MERGES), ("xabcabc", RANK_MERGES), ("hé 👋", WIKI_MERGES)]
@@ -176,12 +145,7 @@ def check_encode(func) -> CheckResult:
 
 
 def check_build_vocab(func) -> CheckResult:
-    """Check ``func(merges) -> {id: bytes}`` for ids 0-255 plus one entry per merge.
-
-    >>> check_build_vocab(build_vocab).passed
-    ✅ build_vocab passed (4 cases and 200 generated ones)
-    True
-    """
+    """Check ``func(merges) -> {id: bytes}`` for ids 0-255 plus one entry per merge."""
     inputs = [({},), ({(104, 105): 256},), (WIKI_MERGES,), (RANK_MERGES,)]
 
     def hint(args, expected, got):
@@ -200,12 +164,7 @@ def check_build_vocab(func) -> CheckResult:
 
 
 def check_encode_chunks(func) -> CheckResult:
-    """Check ``func(text, merges, pattern) -> ids``: split with the pattern, encode each chunk.
-
-    >>> check_encode_chunks(reference_encode_chunks).passed
-    ✅ reference_encode_chunks passed (6 cases and 200 generated ones)
-    True
-    """
+    """Check ``func(text, merges, pattern) -> ids``: split with the pattern, encode each chunk."""
     # (256, 32) = 'aa ' never occurs inside a GPT-2 chunk (chunks start with the space: ' aa'),
     # so it can only be applied by an encoder that forgets to split first.
     merges = {(97, 97): 256, (256, 32): 257, (32, 256): 258}

@@ -7,6 +7,7 @@ what the learner's function gave.
 
 from __future__ import annotations
 
+import marshal
 import re
 from collections import Counter
 
@@ -37,12 +38,7 @@ def word_table_by(order=None, words=str.split):
 
 
 def check_word_table(func) -> CheckResult:
-    """Check ``func(text) -> {"t h i s </w>": 3, ...}`` against ``word_level.word_vocab``.
-
-    >>> check_word_table(word_vocab).passed
-    ✅ word_vocab passed (8 cases and 200 generated ones)
-    True
-    """
+    """Check ``func(text) -> {"t h i s </w>": 3, ...}`` against ``word_paper.word_vocab``."""
     inputs = [("",), ("a",), ("low low",), ("low lower",), ("  low\n low\tlower ",),
               ("c b b a",), ("The end. the end!",),
               ("this is a test this test is only a test a test this is",)]
@@ -69,12 +65,7 @@ def check_word_table(func) -> CheckResult:
 
 
 def check_apply_merges(func) -> CheckResult:
-    """Check ``func(word, merges) -> symbols``: characters plus ``</w>``, merges in order.
-
-    >>> check_apply_merges(reference_apply_merges).passed
-    ✅ reference_apply_merges passed (7 cases and 200 generated ones)
-    True
-    """
+    """Check ``func(word, merges) -> symbols``: characters plus ``</w>``, merges in order."""
     paper = [("e", "s"), ("es", "t"), ("est", "</w>"), ("l", "o"), ("lo", "w")]
     inputs = [("a", []), ("low", paper), ("lowest", paper), ("newest", paper),
               ("aaa", [("a", "a")]), ("aaaa", [("a", "a"), ("aa", "aa")]),
@@ -85,7 +76,7 @@ def check_apply_merges(func) -> CheckResult:
         for _ in range(rng.randint(0, size)):
             merges.append((rng.choice(known[:-1]), rng.choice(known)))
             known.insert(0, "".join(merges[-1]))
-        return random_word(rng, size), merges
+        return "".join(rng.choice("est") for _ in range(rng.randint(1, size + 1))), merges
 
     return check(func, reference_apply_merges, inputs, generate=word_and_merges,
                  wrong=[(lambda word, merges: reference_apply_merges(word, merges)[:-1],
@@ -94,10 +85,6 @@ def check_apply_merges(func) -> CheckResult:
                  hint="apply each merge once, in the order given, to the whole word (left to "
                       "right, no overlaps: 'aaa' with ('a', 'a') gives ['aa', 'a', '</w>']); a "
                       "later merge may use symbols made by earlier ones.")
-
-
-def random_word(rng, size) -> str:
-    return "".join(rng.choice("est") for _ in range(rng.randint(1, size + 1)))
 
 
 def merge_vocab_by(before=r"(?<!\S)", after=r"(?!\S)", escape=re.escape, glue="", count=0,
@@ -122,9 +109,6 @@ def check_merge_vocab(func) -> CheckResult:
     >>> check_merge_vocab(merge_vocab_buggy).attempted  # doctest: +ELLIPSIS
     ⏳ merge_vocab_buggy: not attempted yet — it still behaves like the copied version: ...
     False
-    >>> check_merge_vocab(merge_vocab).passed
-    ✅ merge_vocab passed (13 cases and 200 generated ones)
-    True
     """
     inputs = [(("e", "s"), {"e s": 1}), (("e", "s"), {"n e w e s t </w>": 6}),
               (("e", "s"), {"ne st </w>": 1}), (("e", "s"), {"e st </w>": 1}),
@@ -176,25 +160,13 @@ def check_merge_vocab(func) -> CheckResult:
 def _still_the_copy(func) -> str:
     """Why ``func`` is not attempted (it still returns what the copied buggy version returns on
     every input, and its code still holds no lookbehind), or '' (an edited answer that happens
-    to merge nothing gets a real verdict)."""
-    try:
-        limit = min(1.0, core.TIME_LIMIT)  # a loop that never ends is reported by the real check
-        for pair, vocab in ((("e", "s"), {"n e w e s t </w>": 6}), (("l", "o"), PAPER_VOCAB)):
-            got = guarded(func, pair, dict(vocab), time_limit=limit)
-            if core._odd(got) or got != merge_vocab_buggy(pair, vocab):
-                return ""
-    except KeyboardInterrupt:
-        raise
-    except BaseException:  # noqa: BLE001 - the real check reports what went wrong
-        return ""
-    if any("(?<" in text for text in _string_constants(getattr(func, "__code__", None))):
+    to merge nothing gets a real verdict). ``check`` runs it guarded: one that raises gets ''."""
+    limit = min(1.0, core.TIME_LIMIT)  # a loop that never ends is reported by the real check
+    for pair, vocab in ((("e", "s"), {"n e w e s t </w>": 6}), (("l", "o"), PAPER_VOCAB)):
+        got = guarded(func, pair, dict(vocab), time_limit=limit)
+        if type(got) is not dict or got != merge_vocab_buggy(pair, vocab):
+            return ""
+    if b"(?<" in marshal.dumps(getattr(func, "__code__", None)):  # str constants, nested too
         return ""
     return ("it still behaves like the copied version: it returns every word unchanged. Find "
             "the bug, fix it, then run it and this cell again.")
-
-
-def _string_constants(code) -> list[str]:
-    """Every str constant in a code object and the code objects nested in it."""
-    consts = getattr(code, "co_consts", ())
-    return [c for c in consts if isinstance(c, str)] + [
-        text for c in consts if hasattr(c, "co_consts") for text in _string_constants(c)]

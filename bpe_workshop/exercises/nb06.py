@@ -35,13 +35,7 @@ def reference_gpt2_byte_to_char(byte: int) -> str:
 
 
 def check_gpt2_byte_to_char(func) -> CheckResult:
-    """Check ``func(byte) -> str``: the character GPT-2's files use for one byte (all 256).
-
-    >>> check_gpt2_byte_to_char(reference_gpt2_byte_to_char).passed
-    ✅ reference_gpt2_byte_to_char passed (256 cases)
-    True
-    """
-
+    """Check ``func(byte) -> str``: the character GPT-2's files use for one byte (all 256)."""
     def hint(args, expected, got):
         (byte,) = args
         if expected == chr(byte):
@@ -54,17 +48,13 @@ def check_gpt2_byte_to_char(func) -> CheckResult:
     return check(func, reference_gpt2_byte_to_char, [(b,) for b in range(256)], hint=hint)
 
 
-def _gpt2_ranks_inside(token: bytes) -> dict[bytes, int]:
-    """GPT-2's ranks of every piece of ``token`` (all a recovery needs), in rank order.
+def _ranks_inside(token: bytes, ranks: dict[bytes, int] | None = None) -> dict[bytes, int]:
+    """The ranks (GPT-2's by default) of every piece of ``token``: all a recovery needs, in order.
 
-    >>> _gpt2_ranks_inside(b"re")
+    >>> _ranks_inside(b"re")
     {b'e': 68, b'r': 81, b're': 260}
     """
-    ranks = get_encoding("gpt2")._mergeable_ranks  # bytes -> rank
-    return _ranks_inside(token, ranks)
-
-
-def _ranks_inside(token: bytes, ranks: dict[bytes, int]) -> dict[bytes, int]:
+    ranks = ranks or get_encoding("gpt2")._mergeable_ranks  # bytes -> rank
     pieces = {token[i:j] for i in range(len(token)) for j in range(i + 1, len(token) + 1)}
     return dict(sorted(((p, ranks[p]) for p in pieces if p in ranks), key=lambda item: item[1]))
 
@@ -90,12 +80,7 @@ def token_and_ranks(rng, size):
 
 
 def check_recover_pair(func) -> CheckResult:
-    """Check ``func(token, ranks) -> (left bytes, right bytes)``.
-
-    >>> check_recover_pair(reference_recover_pair).passed
-    ✅ reference_recover_pair passed (8 cases and 200 generated ones)
-    True
-    """
+    """Check ``func(token, ranks) -> (left bytes, right bytes)``."""
     abc = {b"a": 0, b"b": 1, b"c": 2}
     inputs = [
         (b"ab", {**abc, b"ab": 3}),
@@ -106,23 +91,22 @@ def check_recover_pair(func) -> CheckResult:
         (b" the", {b" ": 0, b"t": 1, b"h": 2, b"e": 3, b"he": 4, b" t": 5, b" the": 6}),
         # GPT-2's own ranks for two tokens where the split whose larger half has the lowest rank
         # is not the merge: b'ress' is b'res' + b's' (not b'r' + b'ess'), b' her' is b' he' + b'r'.
-        (b"ress", _gpt2_ranks_inside(b"ress")),
-        (b" her", _gpt2_ranks_inside(b" her")),
+        (b"ress", _ranks_inside(b"ress")),
+        (b" her", _ranks_inside(b" her")),
     ]
+
+    replay = ("repeatedly join the adjacent two parts whose concatenation has the lowest rank, "
+              "allowing only ranks LOWER than the token's own")
 
     def hint(args, expected, got):
         token, ranks = args
         if (isinstance(got, tuple) and len(got) == 2 and all(isinstance(p, bytes) for p in got)
                 and b"".join(got) == token and all(p in ranks for p in got) and got != expected):
             return (f"{shown(got[0])} + {shown(got[1])} are both tokens and make the token, "
-                    "but BPE never produced that pair: the merges are replayed in rank "
-                    "order, lowest first, and the lower-ranked merges had already grouped "
-                    "the bytes differently. Replay them: repeatedly join the adjacent two "
-                    "parts whose concatenation has the lowest rank, allowing only ranks "
-                    "LOWER than the token's own.")
-        return ("run byte-level BPE on the token's bytes, allowing only tokens whose rank is "
-                "LOWER than the token's own: repeatedly join the adjacent two parts whose "
-                "concatenation has the lowest rank. Exactly two parts remain; return them as a "
-                "tuple. (The longest known prefix is not always the answer.)")
+                    "but BPE never produced that pair: the merges are replayed in rank order, "
+                    "lowest first, and the lower-ranked merges had already grouped the bytes "
+                    f"differently. Replay them: {replay}.")
+        return (f"run byte-level BPE on the token's bytes: {replay}. Exactly two parts remain; "
+                "return them as a tuple. (The longest known prefix is not always the answer.)")
 
     return check(func, reference_recover_pair, inputs, hint=hint, generate=token_and_ranks)

@@ -29,12 +29,7 @@ def reference_most_frequent(ids: list[int], k: int) -> list[tuple[int, int]]:
 
 
 def check_longest_tokens(func) -> CheckResult:
-    """Check ``func(vocab, k) -> [ids]``.
-
-    >>> check_longest_tokens(reference_longest_tokens).passed
-    ✅ reference_longest_tokens passed (6 cases and 200 generated ones)
-    True
-    """
+    """Check ``func(vocab, k) -> [ids]``."""
     inputs = [({}, 3), ({7: b"a"}, 1), ({0: b"a", 1: b"bcd", 2: b"ef"}, 2),
               ({0: b"a", 1: b"bcd", 2: b"ef"}, 5), ({9: b"xyz", 4: b"abc", 1: b"q"}, 2),
               ({0: b"a", 256: "é".encode(), 257: b"ab"}, 1)]
@@ -53,15 +48,9 @@ def check_longest_tokens(func) -> CheckResult:
 
 
 def check_most_frequent(func) -> CheckResult:
-    """Check ``func(ids, k) -> [(id, count)]``.
-
-    >>> check_most_frequent(reference_most_frequent).passed
-    ✅ reference_most_frequent passed (6 cases and 200 generated ones)
-    True
-    """
+    """Check ``func(ids, k) -> [(id, count)]``."""
     inputs = [([], 2), ([4], 1), ([1, 2, 2], 1), ([5, 3, 5, 3, 9], 2), ([5, 3, 5, 3, 9], 9),
               ([300, 7, 300, 7, 7, 300, 1], 3)]
-
     return check(func, reference_most_frequent, inputs,
                  wrong=[(lambda ids, k: reference_most_frequent(ids, len(ids)),
                          "return at most k pairs: slice with [:k]."),

@@ -28,12 +28,7 @@ def reference_number_pieces(number: int) -> list[str]:
 
 
 def check_number_pieces(func) -> CheckResult:
-    """Check ``func(number) -> [str]``: cl100k's pieces of a non-negative int's digits.
-
-    >>> check_number_pieces(reference_number_pieces).passed
-    ✅ reference_number_pieces passed (13 cases and 200 generated ones)
-    True
-    """
+    """Check ``func(number) -> [str]``: cl100k's pieces of a non-negative int's digits."""
     inputs = [(n,) for n in (0, 7, 42, 100, 999, 1000, 1234, 2024, 10000, 12345, 123456,
                              1234567, 9876543210)]
 
@@ -59,12 +54,7 @@ def reference_costliest_language(sentences: dict[str, str], encoding_name: str) 
 
 
 def check_costliest_language(func) -> CheckResult:
-    """Check ``func(sentences, encoding_name) -> language code``.
-
-    >>> check_costliest_language(reference_costliest_language).passed
-    ✅ reference_costliest_language passed (14 cases and 200 generated ones)
-    True
-    """
+    """Check ``func(sentences, encoding_name) -> language code``."""
     parallel = load_parallel()  # language code -> the same two sentences in that language
 
     def some(*codes):
@@ -107,7 +97,7 @@ def check_costliest_language(func) -> CheckResult:
 
     def sentences_and_encoding(rng, size):
         codes = rng.sample(sorted(parallel), rng.randint(1, min(size + 1, len(parallel))))
-        return {code: parallel[code] for code in codes}, rng.choice(("gpt2", "cl100k_base"))
+        return some(*codes), rng.choice(("gpt2", "cl100k_base"))
 
     return check(func, reference_costliest_language, inputs, hint=hint,
                  generate=sentences_and_encoding)
@@ -119,26 +109,15 @@ def reference_decode_pieces(pieces: list[str]) -> str:
     >>> reference_decode_pieces(["▁Hello", "▁wor", "ld", "▁", "<0xE4>", "<0xBD>", "<0xA0>"])
     'Hello world 你'
     """
-    text_bytes = bytearray()
-    for position, piece in enumerate(pieces):
-        byte = BYTE_PIECE.fullmatch(piece)
-        if byte:
-            text_bytes.append(int(byte.group(1), 16))  # one byte of a rare character
-            continue
-        text = piece.replace(WORD_MARK, " ")
-        if position == 0 and text.startswith(" "):
-            text = text[1:]  # subtle: the space the encoder put before the text comes off again
-        text_bytes += text.encode("utf-8")
-    return text_bytes.decode("utf-8", errors="replace")
+    if pieces and pieces[0].startswith(WORD_MARK):
+        pieces = [pieces[0][1:], *pieces[1:]]  # subtle: the encoder's space before the text
+    text_bytes = b"".join(bytes([int(byte[1], 16)]) if (byte := BYTE_PIECE.fullmatch(piece))
+                          else piece.replace(WORD_MARK, " ").encode("utf-8") for piece in pieces)
+    return text_bytes.decode("utf-8", errors="replace")  # bytes of a rare character together
 
 
 def check_decode_pieces(func) -> CheckResult:
-    """Check ``func(pieces) -> str``.
-
-    >>> check_decode_pieces(reference_decode_pieces).passed
-    ✅ reference_decode_pieces passed (9 cases and 200 generated ones)
-    True
-    """
+    """Check ``func(pieces) -> str``."""
     inputs = [([],), (["▁a"],), (["▁the", "▁cat"],), (["▁Hello", "▁wor", "ld", "!"],),
               (["▁", "▁two", "▁", "▁spaces"],), (["<0x41>"],),
               (["▁", "<0xE4>", "<0xBD>", "<0xA0>", "好"],),

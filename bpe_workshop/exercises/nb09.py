@@ -57,8 +57,8 @@ def a_word(rng, size, letters="abc") -> str:
     return "".join(rng.choice(letters) for _ in range(rng.randint(1, size + 1)))
 
 
-def greedy_by(order, inside=("##",)):
-    """A greedy WordPiece that tries lengths in ``order`` and the inside forms in ``inside``."""
+def greedy_by(order=lambda start, end: range(end, start, -1), inside=("##",)):
+    """A greedy WordPiece that tries ends in ``order`` and the inside forms in ``inside``."""
     def greedy_pieces(word, vocab):
         pieces, start = [], 0
         while start < len(word):
@@ -91,16 +91,15 @@ def check_greedy_pieces(func) -> CheckResult:
     inputs = [("a", toy), ("unaffable", toy), ("ab", toy), ("able", toy), ("unable", toy),
               ("x", toy), ("unx", toy), ("aaa", toy), ("bel", toy),
               ("abc", ["ab", "##c", "a", "##bc", "[UNK]"]), ("unable", ["un", "able", "[UNK]"])]
-    longest = lambda start, end: range(end, start, -1)  # noqa: E731
     return check(func, reference_greedy_pieces, inputs,
                  generate=lambda rng, size: (a_word(rng, size), a_vocab(rng, size)),
                  wrong=[(greedy_from_the_right, "you cut from the right (the longest piece that "
                          "ends the word first): WordPiece reads from the LEFT, taking at each "
                          "position the longest piece that starts there."),
-                        (greedy_by(longest, inside=("##", "")), "inside a word only the '##' "
+                        (greedy_by(inside=("##", "")), "inside a word only the '##' "
                          "form of a piece counts: 'able' in the vocabulary does not cover the "
                          "end of 'unable', only '##able' would."),
-                        (greedy_by(longest, inside=("",)), "write '##' in front of the pieces "
+                        (greedy_by(inside=("",)), "write '##' in front of the pieces "
                          "after the first: only the pieces after it."),
                         (greedy_by(lambda start, end: range(start + 1, end + 1)), "take the "
                          "LONGEST piece that starts at each position, not the shortest.")],
@@ -144,16 +143,12 @@ def check_unk_words(func) -> CheckResult:
                       "order.")
 
 
-def score_of(pieces, scores) -> float:
-    return sum(scores[piece] for piece in pieces)
-
-
 def same_score(args, expected, got) -> bool:
     """A cut of the word into pieces of ``scores`` whose score is the best one (ties allowed)."""
     word, scores = args
     return got == expected or (isinstance(got, list) and all(p in scores for p in got)
                                and "".join(got) == word and math.isclose(
-                                   score_of(got, scores), score_of(expected, scores),
+                                   sum(map(scores.get, got)), sum(map(scores.get, expected)),
                                    abs_tol=1e-4))
 
 
@@ -165,26 +160,21 @@ def word_and_scores(rng, size):
     return word, {piece: -round(rng.uniform(1, 3 * len(piece)), 1) for piece in sorted(pieces)}
 
 
-def viterbi_up_to(longest):
-    def best_path(word, scores):
-        return Unigram([(p, s) for p, s in scores.items() if len(p) <= longest])._segment(word)[0]
-    return best_path
-
-
 def check_best_path(func) -> CheckResult:
     """Check ``func(word, scores) -> [pieces]``."""
     inputs = [(word, dict(SCORES)) for word in ("▁", "▁a", "▁hat", "▁hats", "▁tat", "▁sat",
                                                 "hat", "▁hathat")]
-    longest_first = greedy_by(lambda start, end: range(end, start, -1), inside=("",))
     return check(func, reference_best_path, inputs, generate=word_and_scores, same=same_score,
                  valid=lambda word, scores: word and set(word) <= set(scores),
                  alone="return only the pieces; `viterbi` returns `(pieces, score)`, here "
                        "return `pieces`.",
-                 wrong=[(longest_first, "greedy longest-first is not the same: the best path "
-                         "may start with a shorter piece. Keep best[i] for every end i."),
-                        (viterbi_up_to(3), "your pieces are never longer than 3 characters: "
-                         "try every piece word[j:i] for every start j < i, whatever its "
-                         "length.")],
+                 wrong=[(greedy_by(inside=("",)), "greedy longest-first is not the same: the "
+                         "best path may start with a shorter piece. Keep best[i] for every end "
+                         "i."),
+                        (lambda word, scores: reference_best_path(word, {
+                            piece: s for piece, s in scores.items() if len(piece) <= 3}),
+                         "your pieces are never longer than 3 characters: try every piece "
+                         "word[j:i] for every start j < i, whatever its length.")],
                  hint="best[i] = the highest total log probability of any cut of word[:i]; for "
                       "each end i, try every piece word[j:i] in scores and keep best[j] + "
                       "scores[piece]; then walk back from the end. Greedy longest-first is not "
