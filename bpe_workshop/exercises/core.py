@@ -16,20 +16,21 @@ be Python's own types; threads left running are reported. Left out: learner code
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import functools
 import gc
+import io
 import mmap
 import os
 import pickle
 import random
 import select
 import signal
-import struct
 import sys
 import threading
 import time
-import types
+import traceback
 import warnings
 from collections import Counter, OrderedDict, defaultdict
 from collections.abc import Callable, Iterable, Iterator
@@ -43,6 +44,9 @@ MAX_PRINTED = 2000  # characters of the learner's own prints shown before the ve
 MAX_ITEMS = 100_000  # items of an answer walked before it counts as too big to compare
 ISOLATE = hasattr(os, "fork") and sys.platform in ("linux", "darwin")  # answers in a forked child
 HONEST = {Counter, defaultdict, OrderedDict}  # subclasses of dict whose == is dict's own
+AGAIN = "edit the cell above, then run it and this cell again."
+IN_C = ("look for a call on a huge number or a huge repetition, and make the work grow with the "
+        "size of the input only.")
 
 
 @dataclass(frozen=True)
@@ -79,15 +83,16 @@ class Raised:
         return f"<raised {error_name(self.error)}: {message_of(self.error)}>"
 
 
-_guards: list[list[float]] = []  # the guards now running, each as [its deadline]
+_guards: list[tuple[float, object]] = []  # the guards now running: (deadline, a token of its own)
 
 
 def guarded(func: Callable, *args, time_limit: float | None = None):
     """``func(*args)``, stopped with :class:`TimeUp` after ``time_limit`` or TIME_LIMIT seconds.
 
     Two watchmen, as learner code can defeat either alone: an alarm (POSIX, main thread), which
-    also stops a call stuck in C (``time.sleep(100)``), and a tracer (any thread), put back after.
-    Guards nest: an inner one never outlives the one around it.
+    also stops a call stuck in C (``time.sleep(100)``), and a tracer (any thread), put back after,
+    as are ``sys.stdout`` and ``sys.stderr``. Guards nest: an inner one never outlives the one
+    around it.
 
     >>> def forever():
     ...     while True: pass
@@ -100,12 +105,12 @@ def guarded(func: Callable, *args, time_limit: float | None = None):
     deadline = min([started + (TIME_LIMIT if time_limit is None else time_limit),
                     *(guard[0] for guard in _guards)])
     own_file = getattr(getattr(func, "__code__", None), "co_filename", None)
-    me = [deadline]  # this guard, while it is in _guards
+    me = (deadline, object())  # unequal to every other guard, even one with the same deadline
 
     def time_up(signum=None, frame=None):
         if frame is not None and frame.f_code is guarded.__code__:
             return  # subtle: never in a guard's own clean-up; the alarm comes again in 0.25 s
-        if any(guard is me for guard in _guards) and (now := time.monotonic()) > deadline - 0.05:
+        if me in _guards and (now := time.monotonic()) > deadline - 0.05:
             late = ", when a step in C that cannot be interrupted ended" * (now > deadline + 1)
             raise TimeUp(f"stopped after {now - started:.1f} s{late}")
         if not _guards:  # an alarm late from a guard that has ended
@@ -122,7 +127,7 @@ def guarded(func: Callable, *args, time_limit: float | None = None):
 
     sys._getframe().f_trace = None  # an outer guard's tracer must not stop this one's cleanup
     alarm = hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
-    previous_tracer = sys.gettrace()
+    previous_tracer, streams = sys.gettrace(), (sys.stdout, sys.stderr)
     if alarm:
         previous_handler = signal.signal(signal.SIGALRM, time_up)
         signal.setitimer(signal.ITIMER_REAL, max(deadline - started, 1e-3), 0.25)
@@ -132,15 +137,29 @@ def guarded(func: Callable, *args, time_limit: float | None = None):
         return func(*args)
     finally:  # subtle: no Python call in here (a new frame could be stopped by TimeUp)
         sys.settrace(previous_tracer)
-        for i in range(len(_guards) - 1, -1, -1):
-            if _guards[i] is me:
-                del _guards[i]
+        sys.stdout, sys.stderr = streams
+        _guards.remove(me)
         if alarm:
             signal.setitimer(signal.ITIMER_REAL, 0)
             signal.signal(signal.SIGALRM, previous_handler)
             if _guards:  # the guard around this one keeps its own alarm
                 signal.setitimer(signal.ITIMER_REAL, max(_guards[-1][0] - time.monotonic(), 1e-3),
                                  0.25)
+
+
+def _safely(work: Callable, *args, limit: float, failed: Callable[[BaseException], object]):
+    """``work(*args)`` within ``limit`` seconds, or ``failed(error)`` if it raises or runs out of
+    time: the one way the checker runs the learner's code and touches its objects."""
+    try:
+        return guarded(work, *args, time_limit=limit)
+    except KeyboardInterrupt:
+        raise
+    except BaseException as err:  # noqa: BLE001 - the learner's code or object, any failure
+        return failed(err)
+
+
+def _why(err: BaseException) -> str:
+    return "did not finish" if isinstance(err, TimeUp) else f"raised {error_name(err)}"
 
 
 def shown(value: object) -> str:
@@ -163,15 +182,8 @@ def message_of(err: BaseException) -> str:
 
 
 def _text_of(how: Callable, value: object, failed: str, cut: str) -> str:
-    try:
-        text = guarded(how, value, time_limit=min(1.0, TIME_LIMIT))
-        if not isinstance(text, str):
-            raise TypeError(f"{how.__name__} returned a non-str")
-    except KeyboardInterrupt:
-        raise
-    except BaseException as err:  # noqa: BLE001 - the learner's object, any failure
-        return failed.format("did not finish" if isinstance(err, TimeUp)
-                             else f"raised {error_name(err)}")
+    text = _safely(how, value, limit=min(1.0, TIME_LIMIT),
+                   failed=lambda err: failed.format(_why(err)))
     return text if len(text) <= MAX_SHOWN else text[: MAX_SHOWN - len(cut)] + cut
 
 
@@ -247,15 +259,12 @@ def check(
     False
     """
     out = sys.stdout  # the verdict goes here, whatever the learner's code does to sys.stdout
-    name = name or _name_of(func)
-    if isinstance(func, str):
-        return _print(out, "", (False, f"❌ expected a function, got the text {shown(func)}; pass "
-                                f"the function itself, without quotes: check_x({func}) rather "
-                                f"than check_x('{func}').", True))
     if not callable(func):
-        return _print(out, "", (False, f"❌ expected a function, got {shown(func)}; pass the "
-                                "function's name without calling it, e.g. check_x(x) rather than "
-                                "check_x(x()).", True))
+        fix = (f"the text {shown(func)}; pass the function itself, without quotes: check_x({func}) "
+               f"rather than check_x('{func}')" if isinstance(func, str) else f"{shown(func)}; "
+               "pass the function's name without calling it, e.g. check_x(x) rather than "
+               "check_x(x())")
+        return _print(out, "", CheckResult(False, f"❌ expected a function, got {fix}."))
     inputs = sorted((tuple(args) for args in inputs), key=lambda a: (len(repr(a)), repr(a)))
     cases = [(args, reference(*copy.deepcopy(args))) for args in inputs]
     fixed = len(cases)
@@ -267,38 +276,32 @@ def check(
             args = tuple(generate(rng, min(1 + attempt * 8 // GENERATED, 9)))
             if repr(args) not in seen:
                 seen.add(repr(args))
-                try:
+                with contextlib.suppress(Exception):  # an input the reference refuses: skipped
                     cases.append((args, reference(*copy.deepcopy(args))))
-                except Exception:  # noqa: BLE001, S112 - an input the reference refuses: skip it
-                    continue
-    run = _Run(func=func, reference=reference, name=name, cases=cases, fixed=fixed, hint=hint,
-               wrong=wrong, same=same or (lambda args, expected, got: expected == got),
-               alone=alone, waiting=waiting, reveal=reveal, valid=valid or (lambda *args: True))
+    run = _Run(func=func, reference=reference, name=name or getattr(func, "__name__", "your "
+               "function"), cases=cases, fixed=fixed, hint=hint, wrong=wrong, alone=alone,
+               same=same or (lambda args, expected, got: expected == got), waiting=waiting,
+               reveal=reveal, valid=valid or (lambda *args: True))
     return _print(out, *(_in_child(run) if ISOLATE else run.verdict()))
 
 
-class _Printed:
+class _Printed(io.StringIO):
     """Stands for sys.stdout and sys.stderr while the learner's code runs: keeps what it prints,
     up to MAX_PRINTED characters, and counts the rest."""
 
-    def __init__(self):
-        self.text, self.count = "", 0
+    count = 0
 
-    def write(self, text):
-        if not isinstance(text, str):
-            raise TypeError(f"write() argument must be str, not {type(text).__name__}")
+    def write(self, text: str) -> int:
         self.count += len(text)
-        if len(self.text) < MAX_PRINTED:
-            self.text += text[: MAX_PRINTED - len(self.text)]
+        super().write(text[: max(MAX_PRINTED - self.tell(), 0)])  # str only, like sys.stdout
         return len(text)
 
-    def flush(self):
+    def close(self):  # what was printed before a learner's sys.stdout.close() is still shown
         pass
 
     def shown(self) -> str:
-        cut = self.count - len(self.text)
-        more = f"\n... ({cut:,} more characters printed, not shown)" if cut else ""
-        text = self.text + more
+        text, cut = self.getvalue(), self.count - self.tell()
+        text += f"\n... ({cut:,} more characters printed, not shown)" if cut else ""
         return text if not text or text.endswith("\n") else text + "\n"  # the verdict on its line
 
 
@@ -307,10 +310,10 @@ class _Run:
 
     def __init__(self, **fields):
         self.__dict__.update(fields)  # check's arguments; cases: (args, expected), fixed first
-        self.now_at = lambda k: None  # told the index of each case before its call
+        self.at = mmap.mmap(-1, 4)  # 1 + the index of the case being called; 0: none listed
 
-    def verdict(self) -> tuple[str, tuple[bool, str, bool]]:
-        """``(what the learner's code printed, (passed, message, attempted))``."""
+    def verdict(self) -> tuple[str, CheckResult]:
+        """``(what the learner's code printed, the verdict)``."""
         self.printed, saved = _Printed(), (sys.stdout, sys.stderr)
         sys.stdout = sys.stderr = self.printed
         self.deadline = time.monotonic() + CHECK_LIMIT
@@ -320,91 +323,81 @@ class _Run:
         finally:
             sys.stdout, sys.stderr = saved
 
-    def _verdict(self) -> tuple[bool, str, bool]:
+    def _verdict(self) -> CheckResult:
         threads_before = set(threading.enumerate())
         why = self.waiting and self._in_time(lambda: self.waiting(self.func), "")
         if why:
-            return False, f"⏳ {self.name}: not attempted yet — {why}", False
-        untouched = []  # (call, got) where the function returned ... or None instead of an answer
+            return self._not_attempted(why)
+        untouched = []  # (args, got) where the function returned ... or None instead of an answer
         ran = 0
         for k, (args, expected) in enumerate(self.cases):
-            if k == self.fixed and (untouched or _started(threads_before)):
-                break  # said below, before any generated case
-            if k >= self.fixed and time.monotonic() > self.deadline - 2 * min(1.0, TIME_LIMIT):
-                break  # the generated cases stop when time is short; the fixed ones all ran
+            if k >= self.fixed and (untouched or _started(threads_before) or self._time_short()):
+                break  # said below; the generated cases stop when time is short
             ran = k + 1
-            self.now_at(k)
-            kind, got, extra = self._try(args, expected)
+            self.at[:] = ran.to_bytes(4, "little")
+            kind, got, extra = found = self._try(args, expected, TIME_LIMIT)
             if kind == "none" and k < self.fixed:
-                untouched.append((call_text(self.name, args), got))
+                untouched.append((args, got))
             elif kind != "ok":
-                if k >= self.fixed and kind in ("wrong", "raised", "changed", "none"):
-                    args, expected, (kind, got, extra) = self._shrink(args, expected, kind)
+                if k >= self.fixed and kind not in ("time", "stub"):
+                    args, expected, (kind, got, extra) = self._shrink(args, expected, found)
                 failure = functools.partial(self._failure, args, expected, kind, got, extra)
-                return self._in_time(failure, self._unreadable(args))
+                return self._in_time(failure, CheckResult(False, (
+                    f"❌ {call_text(self.name, args)} gave an answer the checker could not read "
+                    f"within {CHECK_LIMIT:g} s (its ==, repr or str did not finish).\n   hint: "
+                    "return plain Python values: lists, dicts, str, int.")))
         left_running = _started(threads_before)
         if left_running:
-            return False, (f"❌ {self.name} started {len(left_running)} thread(s) that are still "
-                           f"running ({', '.join(t.name for t in left_running[:3])}); they keep "
-                           "using the kernel. Do the work in the function itself, or wait for "
-                           "the threads (join) before returning."), True
-        if untouched and len(untouched) == self.fixed:
-            why = "(it returned None; if you did edit it, is a `return` missing?)"
-            return _not_attempted(self.name, why if any(g is None for _, g in untouched) else "")
+            return CheckResult(False, (
+                f"❌ {self.name} started {len(left_running)} thread(s) that are still running "
+                f"({', '.join(t.name for t in left_running[:3])}); they keep using the kernel. "
+                "Do the work in the function itself, or wait for the threads (join) before "
+                "returning."))
+        if len(untouched) == self.fixed > 0:
+            none = " (it returned None; if you did edit it, is a `return` missing?)"
+            return self._not_attempted(AGAIN + none * any(got is None for _, got in untouched))
         if untouched:
-            return _no_return(*untouched[0])
+            args, got = untouched[0]
+            return self._failure(args, None, "none", got, None)
         plural = "case" if self.fixed == 1 else "cases"
         more = f" and {ran - self.fixed} generated ones" if ran > self.fixed else ""
-        return True, f"✅ {self.name} passed ({self.fixed} {plural}{more})", True
+        return CheckResult(True, f"✅ {self.name} passed ({self.fixed} {plural}{more})")
 
-    def _call(self, args: tuple, limit: float):
-        """The learner's answer for a copy of ``args``, its prints kept, sys.stdout put back."""
-        sys.stdout = sys.stderr = self.printed
-        try:
-            return guarded(self.func, *args, time_limit=limit)
-        finally:
-            sys.stdout = sys.stderr = self.printed
+    def _not_attempted(self, why: str = AGAIN) -> CheckResult:
+        return CheckResult(False, f"⏳ {self.name}: not attempted yet — {why}", attempted=False)
 
-    def _try(self, args: tuple, expected: object, limit: float | None = None) -> tuple:
-        """``(kind, got, extra)``: kind is ok, wrong, raised, time, stub, none or changed."""
+    def _time_short(self) -> bool:
+        return time.monotonic() > self.deadline - 2 * min(1.0, TIME_LIMIT)
+
+    def _in_time(self, work: Callable, failed):
+        """``work()`` within the time left, or ``failed`` if it raises or runs out of time."""
+        return _safely(work, limit=max(self.deadline - time.monotonic(), 0.5),
+                       failed=lambda err: failed)
+
+    def _try(self, args: tuple, expected: object, limit: float) -> tuple:
+        """``(kind, got, extra)``: kind is ok, wrong, raised, time, stub, none or changed; a
+        comparison that fails or hangs counts as a wrong answer."""
         given = copy.deepcopy(args)  # a copy, so a function that changes it spoils nothing
-        limit = min(TIME_LIMIT if limit is None else limit, self.deadline - time.monotonic() - 1)
-        try:
-            got = self._call(given, max(limit, 1e-3))
-        except NotImplementedError as err:
-            return "stub", Raised(err), err
-        except KeyboardInterrupt:
-            raise
-        except TimeUp as err:
-            return "time", None, err
-        except BaseException as err:  # noqa: BLE001 - any error is the learner's to see
-            return "raised", Raised(err), None
+        limit = max(min(limit, self.deadline - time.monotonic() - 1), 1e-3)
+        got = _safely(self.func, *given, limit=limit, failed=Raised)
+        if type(got) is Raised:
+            err = got.error
+            stub, time_up = isinstance(err, NotImplementedError), isinstance(err, TimeUp)
+            return ("stub" if stub else "time" if time_up else "raised"), got, err
         if (got is None or got is Ellipsis) and expected is not None:
             return "none", got, None
-        agrees, trouble = self._agrees(args, expected, got)
+        odd = _odd(got) if not _odd(expected) else ""
+        agrees, trouble = (False, f"means nothing: {odd}; return plain Python values") if odd else (
+            _safely(lambda: (bool(self.same(args, expected, got)), ""), limit=min(1.0, TIME_LIMIT),
+                    failed=lambda err: (False, f"{_why(err)}: return a plain Python value")))
         if agrees and not self._in_time(lambda: given == args, False):
             return "changed", got, given
         return ("ok" if agrees else "wrong"), got, trouble
 
-    def _agrees(self, args, expected, got) -> tuple[bool, str]:
-        """Whether ``same`` holds; a comparison that fails or hangs counts as a wrong answer."""
-        odd = _odd(got) if not _odd(expected) else ""
-        if odd:
-            return False, f"means nothing: {odd}; return plain Python values"
-        try:
-            return bool(guarded(lambda: bool(self.same(args, expected, got)),
-                                time_limit=min(1.0, TIME_LIMIT))), ""
-        except KeyboardInterrupt:
-            raise
-        except TimeUp:
-            return False, "did not finish in time"
-        except BaseException as err:  # noqa: BLE001 - e.g. an array whose truth value is ambiguous
-            return False, f"raised {error_name(err)}: return a plain Python value"
-
-    def _shrink(self, args, expected, kind) -> tuple:
+    def _shrink(self, args, expected, result) -> tuple:
         """A smaller failing input than ``args``: drop parts of it while the answer stays wrong."""
-        result, tried = self._try(args, expected), {repr(args)}
-        while time.monotonic() < self.deadline - 2 * min(1.0, TIME_LIMIT) and len(tried) < 400:
+        tried = {repr(args)}
+        while not self._time_short() and len(tried) < 400:
             for smaller in _smaller(args):
                 if repr(smaller) in tried or not self.valid(*smaller):
                     continue
@@ -413,7 +406,7 @@ class _Run:
                     wanted = self.reference(*copy.deepcopy(smaller))
                 except Exception:  # noqa: BLE001, S112 - an input the reference refuses
                     continue
-                self.now_at(-1)
+                self.at[:] = bytes(4)  # not one of the listed cases
                 outcome = self._try(smaller, wanted, limit=min(0.5, TIME_LIMIT))
                 if outcome[0] == result[0]:  # the same kind of failure, on a smaller input
                     args, expected, result = smaller, wanted, outcome
@@ -422,73 +415,70 @@ class _Run:
                 break
         return args, expected, result
 
-    def _failure(self, args, expected, kind, got, extra) -> tuple[bool, str, bool]:
+    def _failure(self, args, expected, kind, got, extra) -> CheckResult:
         call = call_text(self.name, args)
-        shown_expected = [f"   expected: {shown(expected)}"] if self.reveal else []
         if kind == "stub":
-            helper = _raised_in(extra, self.func)
-            if not helper:
-                return _not_attempted(self.name)
-            return False, (f"⏳ {self.name}: {helper} is still a stub (it raises "
-                           f"NotImplementedError), and {self.name} calls it: write {helper} in "
-                           "its cell and run it, then run this cell again."), True
+            *_, (frame, _) = traceback.walk_tb(extra.__traceback__)
+            helper = frame.f_code  # the function that raised, the learner's or a helper
+            if helper is getattr(self.func, "__code__", None):
+                return self._not_attempted()
+            return CheckResult(False, (
+                f"⏳ {self.name}: {helper.co_name} is still a stub (it raises "
+                f"NotImplementedError), and {self.name} calls it: write {helper.co_name} in its "
+                "cell and run it, then run this cell again."))
         if kind == "time":
-            return False, _time_up(call, extra, self.printed), True
+            flood = self.printed.count > 20 * MAX_PRINTED
+            hint = ("printing that much takes longer than the limit: print less (or nothing) and "
+                    "run it again; if the prints come from a loop, check that the loop ends."
+                    if flood else IN_C if "in C" in str(extra) else
+                    "is there a loop that never ends? Check that every `while` loop moves its "
+                    "index (or shortens its list) on every path, including the path where nothing "
+                    "matches.")
+            return CheckResult(False, (
+                f"❌ {call} did not finish: it was {extra}, the limit being {TIME_LIMIT:g} s"
+                f"{f', after printing {self.printed.count:,} characters' * flood}.\n"
+                f"   hint: {hint}"))
         if kind == "none":
-            return _no_return(call, got)
+            return CheckResult(False, f"❌ {call} returned {got!r}, with no answer: does every "
+                               "path through your function end in `return`?")
         if kind == "changed":
             names = getattr(getattr(self.func, "__code__", None), "co_varnames", ())
-            changed = next(i for i, (a, b) in enumerate(zip(args, extra)) if a != b)
-            what = names[changed] if changed < len(names) else f"argument {changed + 1}"
-            return False, (f"❌ {call} gave the right answer, but changed its argument {what}: "
-                           f"{shown(args[changed])} became {shown(extra[changed])}.\n   hint: the "
-                           f"caller still needs its {type(args[changed]).__name__} as it was: "
-                           "build a new one and return that."), True
+            i = next(i for i, (a, b) in enumerate(zip(args, extra)) if a != b)
+            what = names[i] if i < len(names) else f"argument {i + 1}"
+            return CheckResult(False, (
+                f"❌ {call} gave the right answer, but changed its argument {what}: "
+                f"{shown(args[i])} became {shown(extra[i])}.\n   hint: the caller still needs "
+                f"its {type(args[i]).__name__} as it was: build a new one and return that."))
+        lines, text = [f"   expected: {shown(expected)}"] if self.reveal else [], ""
         if kind == "raised":
-            lines = [f"❌ {call} {_raised_text(got.error)}", *shown_expected]
+            lines.insert(0, f"❌ {call} " + (
+                f"called sys.exit({'' if extra.code is None else shown(extra.code)}) (SystemExit): "
+                "return a value instead of exiting." if isinstance(extra, SystemExit)
+                else f"raised {error_name(extra)}: {message_of(extra)}"))
         else:
-            lines = [f"❌ {call} gave the wrong answer.", *shown_expected,
-                     f"   got:      {shown(got)}"]
+            lines = [f"❌ {call} gave the wrong answer.", *lines, f"   got:      {shown(got)}"]
             lines += [f"   (comparing it with == {extra})"] if extra else []
-        text = "" if kind == "raised" else shape_hint(expected, got, self.alone)
-        if not text and kind == "wrong":
-            text = self._wrong_answer(args, got)
+            text = shape_hint(expected, got, self.alone) or self._wrong_answer(args, got)
         if not text and callable(self.hint):
             text = self._in_time(lambda: self.hint(args, expected, got), "")
         text = text or (self.hint if isinstance(self.hint, str) else "")
-        return False, "\n".join(lines + ([f"   hint: {text}"] if text else [])), True
+        return CheckResult(False, "\n".join(lines + ([f"   hint: {text}"] if text else [])))
 
     def _wrong_answer(self, args, got) -> str:
         """The sentence of the known wrong answer that gives ``got`` here, and the learner's
         answers on every fixed case too if one does; else of the first that gives ``got`` here."""
-        answers = {}  # case number -> the learner's answer
+        def gives(answer, case, mine) -> bool:
+            return self._in_time(
+                lambda: self.same(case, guarded(answer, *copy.deepcopy(case)), mine), False)
 
-        def gives(answer, k, case, got=None):
-            if k not in answers:
-                answers[k] = got if k < 0 else self._call(copy.deepcopy(case), min(0.5, TIME_LIMIT))
-            return self.same(case, guarded(answer, *copy.deepcopy(case)), answers[k])
-
-        here = [(answer, sentence) for answer, sentence in self.wrong
-                if self._in_time(lambda a=answer: gives(a, -1, args, got), False)]
-        for answer, sentence in here:
-            if all(self._in_time(lambda a=answer, k=k: gives(a, k, self.cases[k][0]), False)
-                   for k in range(self.fixed)):
-                return sentence
+        here = [(answer, sentence) for answer, sentence in self.wrong if gives(answer, args, got)]
+        if len(here) > 1:
+            fixed = [case for case, _ in self.cases[: self.fixed]]
+            mine = [_safely(self.func, *copy.deepcopy(case), limit=min(0.5, TIME_LIMIT),
+                            failed=Raised) for case in fixed]
+            return next((sentence for answer, sentence in here
+                         if all(gives(answer, c, m) for c, m in zip(fixed, mine))), here[0][1])
         return here[0][1] if here else ""
-
-    def _in_time(self, work: Callable, failed):
-        """``work()`` within the time left, or ``failed`` if it raises or runs out of time."""
-        try:
-            return guarded(work, time_limit=max(self.deadline - time.monotonic(), 0.5))
-        except KeyboardInterrupt:
-            raise
-        except BaseException:  # noqa: BLE001 - the learner's object, any failure
-            return failed
-
-    def _unreadable(self, args) -> tuple[bool, str, bool]:
-        return False, (f"❌ {call_text(self.name, args)} gave an answer the checker could not "
-                       f"read within {CHECK_LIMIT:g} s (its ==, repr or str did not finish).\n"
-                       "   hint: return plain Python values: lists, dicts, str, int."), True
 
 
 def _started(threads_before: set) -> list:
@@ -524,13 +514,13 @@ def shape_hint(expected: object, got: object, alone: str = "") -> str:
     "each value must be an int, but one of yours is a str ('2')."
     """
     kind, given = type(expected), type(got)
-    if given is kind or (kind is dict and given in HONEST) or isinstance(got, Raised):
+    if given is kind or (kind is dict and given in HONEST):
         return _items_hint(expected, got)
     if isinstance(got, tuple) and len(got) == 2 and kind is not tuple and _is(
             lambda: got[0] == expected):
         return alone or ("return only the answer, not a pair (answer, extra): the first item of "
                          "yours is right.")
-    if isinstance(got, (types.GeneratorType, Iterator)) and kind is not str:
+    if isinstance(got, Iterator) and kind is not str:
         return (f"your function returned {a_type(got)}, which hands out its items only when "
                 f"read, and never equals {a_type(expected)}: return {a_type(expected)}, e.g. "
                 "list(...).")
@@ -573,11 +563,8 @@ def _items_hint(expected, got) -> str:
 
 
 def _is(work: Callable) -> bool:
-    """Whether ``work()`` is true; False if it raises (a learner's object on one side)."""
-    try:
-        return bool(work())
-    except Exception:  # noqa: BLE001 - the learner's object
-        return False
+    """Whether ``work()`` is true; False if it raises or hangs (a learner's object on one side)."""
+    return _safely(lambda: bool(work()), limit=min(1.0, TIME_LIMIT), failed=lambda err: False)
 
 
 def _odd(value: object) -> str:
@@ -613,40 +600,6 @@ def _odd(value: object) -> str:
     return ""
 
 
-def _raised_in(err: BaseException, func: Callable) -> str:
-    """The name of the function that raised ``err``, if it is not ``func`` itself (a helper)."""
-    tb = err.__traceback__
-    while tb and tb.tb_next:
-        tb = tb.tb_next
-    code = tb.tb_frame.f_code if tb else None
-    return "" if code is None or code is getattr(func, "__code__", None) else code.co_name
-
-
-def _time_up(call: str, err: BaseException, printed: _Printed) -> str:
-    if printed.count > 20 * MAX_PRINTED:
-        return (f"❌ {call} did not finish: it was {err}, the limit being {TIME_LIMIT:g} s, after "
-                f"printing {printed.count:,} characters.\n   hint: printing that much takes "
-                "longer than the limit: print less (or nothing) and run it again; if the prints "
-                "come from a loop, check that the loop ends.")
-    if "in C" in str(err):
-        return f"❌ {call} did not finish: it was {err}, the limit being {TIME_LIMIT:g} s.{IN_C}"
-    return (f"❌ {call} did not finish: it was {err}, the limit being {TIME_LIMIT:g} s.\n"
-            "   hint: is there a loop that never ends? Check that every `while` loop moves its "
-            "index (or shortens its list) on every path, including the path where nothing "
-            "matches.")
-
-
-IN_C = ("\n   hint: look for a call on a huge number or a huge repetition, and make the work "
-        "grow with the size of the input only.")
-
-
-def _raised_text(err: BaseException) -> str:
-    if isinstance(err, SystemExit):
-        return (f"called sys.exit({'' if err.code is None else shown(err.code)}) "
-                "(SystemExit): return a value instead of exiting.")
-    return f"raised {error_name(err)}: {message_of(err)}"
-
-
 def error_name(err: BaseException) -> str:
     """``ValueError`` for built-in exceptions, ``re.error`` for the others.
 
@@ -654,47 +607,24 @@ def error_name(err: BaseException) -> str:
     >>> error_name(ValueError()), error_name(re.error("bad"))
     ('ValueError', 're.error')
     """
-    kind = type(err)
-    if kind.__module__ == "builtins":
-        return kind.__name__
-    return f"{kind.__module__}.{kind.__qualname__}"
+    module, name = type(err).__module__, type(err).__qualname__
+    return name if module == "builtins" else f"{module}.{name}"
 
 
-def _name_of(func) -> str:
-    name = getattr(func, "__name__", None) if callable(func) else None
-    return name if isinstance(name, str) else "your function"
-
-
-def _no_return(call: str, got: object) -> tuple[bool, str, bool]:
-    return False, (f"❌ {call} returned {got!r}, with no answer: does every path through your "
-                   "function end in `return`?"), True
-
-
-def _not_attempted(name: str, why: str = "") -> tuple[bool, str, bool]:
-    message = (f"⏳ {name}: not attempted yet — edit the cell above, then run it and this cell "
-               "again.")
-    return False, f"{message} {why}".rstrip(), False
-
-
-def _print(out, printed: str, verdict: tuple[bool, str, bool]) -> CheckResult:
-    passed, message, attempted = verdict
-    try:
-        out.write(printed + message + "\n")
+def _print(out, printed: str, result: CheckResult) -> CheckResult:
+    with contextlib.suppress(Exception):  # a closed stream: the result still says it
+        out.write(printed + result.message + "\n")
         out.flush()
-    except Exception:  # noqa: BLE001 - a closed stream: the result still says it
-        pass
-    return CheckResult(passed=passed, message=message, attempted=attempted)
+    return result
 
 
-def _in_child(run: _Run) -> tuple[str, tuple[bool, str, bool]]:
+def _in_child(run: _Run) -> tuple[str, CheckResult]:
     """``run.verdict()`` in a forked child, ended if it outlives CHECK_LIMIT (a call stuck in C).
 
-    The child writes the index of each case before calling it to memory it shares with this
-    process, and its verdict to a pipe; the learner's function, its prints and its threads stay
-    in the child.
+    The child writes 1 + the index of each case before calling it to memory it shares with this
+    process (``run.at``), and its verdict to a pipe; the learner's function, its prints and its
+    threads stay in the child.
     """
-    at = mmap.mmap(-1, 4)  # the index of the case being called (-1: none of the listed ones)
-    at[:] = struct.pack("<i", -1)
     read_end, write_end = os.pipe()
     gc.freeze()  # the child's collector leaves the kernel's objects alone: fewer pages copied
     try:
@@ -710,40 +640,35 @@ def _in_child(run: _Run) -> tuple[str, tuple[bool, str, bool]]:
     if pid == 0:  # the child: never returns
         try:
             os.close(read_end)
-            run.now_at = lambda k: at.__setitem__(slice(0, 4), struct.pack("<i", k))
             try:
                 result = run.verdict()
             except KeyboardInterrupt:
                 result = None
-            data = memoryview(pickle.dumps(result))
-            while data:
-                data = data[os.write(write_end, data):]
+            with os.fdopen(write_end, "wb") as pipe:
+                pickle.dump(result, pipe)
         finally:
             os._exit(0)
     os.close(write_end)
-    received, ended, done = b"", time.monotonic() + CHECK_LIMIT + 1.5, False
-    try:
-        while (left := ended - time.monotonic()) > 0 and select.select([read_end], [], [], left)[0]:
+    received, closed, ended = b"", False, time.monotonic() + CHECK_LIMIT + 1.5
+    try:  # read until the pipe closes (an empty read) or the time is up
+        while not closed and select.select([read_end], [], [], max(ended - time.monotonic(), 0))[0]:
             chunk = os.read(read_end, 1 << 16)
-            done = not chunk
-            if done:
-                break
-            received += chunk
+            received, closed = received + chunk, not chunk
     finally:
         os.close(read_end)
         os.kill(pid, signal.SIGKILL)
         os.waitpid(pid, 0)
-    if done and received:
+    if closed and received:
         result = pickle.loads(received)  # noqa: S301 - our own child's verdict
         if result is None:
             raise KeyboardInterrupt
         return result
-    (k,) = struct.unpack("<i", at[:4])
+    k = int.from_bytes(run.at[:], "little") - 1
     call = call_text(run.name, run.cases[k][0]) if k >= 0 else run.name
-    if done:  # the pipe closed with no verdict
-        return "", (False, f"❌ {call} ended the process it ran in (os._exit, or a crash in C): "
-                    "return a value instead.", True)
-    return "", (False, f"❌ {call} did not finish: it ran on past {CHECK_LIMIT:g} s inside one "
-                "step that Python cannot interrupt (a long computation in C, such as "
-                f"sum(range(10**10)) or a huge str or list), so the checker stopped the process it "
-                f"ran in.{IN_C}", True)
+    if closed:  # the pipe closed with no verdict
+        return "", CheckResult(False, f"❌ {call} ended the process it ran in (os._exit, or a "
+                               "crash in C): return a value instead.")
+    return "", CheckResult(False, (
+        f"❌ {call} did not finish: it ran on past {CHECK_LIMIT:g} s inside one step that Python "
+        "cannot interrupt (a long computation in C, such as sum(range(10**10)) or a huge str or "
+        f"list), so the checker stopped the process it ran in.\n   hint: {IN_C}"))
