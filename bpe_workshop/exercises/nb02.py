@@ -38,7 +38,6 @@ def a_text(rng, size):
 
 def check_gpt2_split(gpt2_split) -> CheckResult:
     """Exercise: ``my_gpt2_split(text) -> list[str]`` with GPT-2's pattern."""
-
     def hint(args, expected, got):
         if isinstance(got, list) and "".join(map(str, got)) != args[0]:
             return "the chunks must join back to the text exactly: use findall, not split."
