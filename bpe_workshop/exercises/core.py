@@ -278,8 +278,8 @@ def check(
                 seen.add(repr(args))
                 with contextlib.suppress(Exception):  # an input the reference refuses: skipped
                     cases.append((args, reference(*copy.deepcopy(args))))
-    run = _Run(func=func, reference=reference, name=name or getattr(func, "__name__", "your "
-               "function"), cases=cases, fixed=fixed, hint=hint, wrong=wrong, alone=alone,
+    run = _Run(func=func, reference=reference, cases=cases, fixed=fixed, hint=hint, wrong=wrong,
+               name=name or getattr(func, "__name__", "your function"), alone=alone,
                same=same or (lambda args, expected, got: expected == got), waiting=waiting,
                reveal=reveal, valid=valid or (lambda *args: True))
     return _print(out, *(_in_child(run) if ISOLATE else run.verdict()))
@@ -314,14 +314,10 @@ class _Run:
 
     def verdict(self) -> tuple[str, CheckResult]:
         """``(what the learner's code printed, the verdict)``."""
-        self.printed, saved = _Printed(), (sys.stdout, sys.stderr)
-        sys.stdout = sys.stderr = self.printed
-        self.deadline = time.monotonic() + CHECK_LIMIT
-        try:
+        self.printed, self.deadline = _Printed(), time.monotonic() + CHECK_LIMIT
+        with contextlib.redirect_stdout(self.printed), contextlib.redirect_stderr(self.printed):
             verdict = self._verdict()
-            return self.printed.shown(), verdict
-        finally:
-            sys.stdout, sys.stderr = saved
+        return self.printed.shown(), verdict
 
     def _verdict(self) -> CheckResult:
         threads_before = set(threading.enumerate())
@@ -640,10 +636,9 @@ def _in_child(run: _Run) -> tuple[str, CheckResult]:
     if pid == 0:  # the child: never returns
         try:
             os.close(read_end)
-            try:
+            result = None  # if the learner's code raised KeyboardInterrupt
+            with contextlib.suppress(KeyboardInterrupt):
                 result = run.verdict()
-            except KeyboardInterrupt:
-                result = None
             with os.fdopen(write_end, "wb") as pipe:
                 pickle.dump(result, pipe)
         finally:
