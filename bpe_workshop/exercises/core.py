@@ -292,8 +292,8 @@ class _Printed(io.StringIO):
     count = 0
 
     def write(self, text: str) -> int:
-        self.count += len(text)
         super().write(text[: max(MAX_PRINTED - self.tell(), 0)])  # str only, like sys.stdout
+        self.count += len(text)
         return len(text)
 
     def close(self):  # what was printed before a learner's sys.stdout.close() is still shown
@@ -541,19 +541,15 @@ def shape_hint(expected: object, got: object, alone: str = "") -> str:
 
 
 def _items_hint(expected, got) -> str:
-    """'the items must be ...' when the answer's container is right but its items are not."""
+    """'each item must be ...' when the answer's container is right but its items are not."""
+    parts = [("item", expected, got)] if isinstance(expected, (list, tuple, set, frozenset)) else []
     if isinstance(expected, dict):
-        parts = [("keys", list(expected), list(got)),
-                 ("values", list(expected.values()), list(got.values()))]
-    elif isinstance(expected, (list, tuple, set, frozenset)):
-        parts = [("items", list(expected), list(got))]
-    else:
-        return ""
+        parts = [("key", expected, got), ("value", expected.values(), got.values())]
     for part, want, have in parts:
         kinds = {type(x) for x in want}
         odd = [x for x in have if type(x) not in kinds][:1] if len(kinds) == 1 else []
         if odd:
-            return (f"each {part[:-1]} must be {a_type(want[0])}, but one of yours is "
+            return (f"each {part} must be {a_type(next(iter(want)))}, but one of yours is "
                     f"{a_type(odd[0])} ({shown(odd[0])}).")
     return ""
 
