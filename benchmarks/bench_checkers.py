@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import io
 import os
 import resource
 import sys
@@ -30,50 +29,19 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from _harness import child_main, machine_line, measure, print_table, summary, timed, verdict  # noqa: E402,E501
 
+# the hostile answers the tests give every checker (tests/exercises/test_checkers_never_stop.py)
+sys.path[:0] = [os.path.join(HERE, "..", "tests"), os.path.join(HERE, "..", "tests", "exercises")]
+from test_checkers_never_stop import (  # noqa: E402
+    contains_itself,
+    hides_the_output_then_fails,
+    holds_an_endless_repr,
+    raises_a_long_message,
+    raises_an_endless_message,
+    shares_forty_levels,
+)
+
 LIMIT = 10.0  # seconds: issue 27's bound on a checker's answer
 NOTEBOOKS = [f"{nn:02d}" for nn in range(10)]
-
-
-def contains_itself(*args):
-    answer = [1]
-    answer.append(answer)
-    return answer
-
-
-def shares_forty_levels(*args):
-    answer = [1]
-    for _ in range(40):
-        answer = [answer, answer]
-    return answer
-
-
-class EndlessMessage(Exception):  # noqa: N818 - a learner's exception
-    def __str__(self):
-        while True:
-            pass
-
-
-def raises_an_endless_message(*args):
-    raise EndlessMessage
-
-
-class EndlessRepr:
-    def __repr__(self):
-        while True:
-            pass
-
-
-def holds_an_endless_repr(*args):
-    return (EndlessRepr(),)
-
-
-def replaces_sys_stdout(*args):
-    sys.stdout = io.StringIO()
-    raise ValueError("the verdict must still be seen")
-
-
-def raises_a_long_message(*args):
-    raise ValueError("x" * 2_000_000)
 
 
 def prints_ten_million_times(*args):
@@ -89,7 +57,7 @@ HOSTILE = {"a list containing itself": contains_itself,
            "40 levels of shared sub-lists": shares_forty_levels,
            "a __str__ that never returns": raises_an_endless_message,
            "a __repr__ that never returns": holds_an_endless_repr,
-           "sys.stdout replaced": replaces_sys_stdout,
+           "sys.stdout replaced": hides_the_output_then_fails,
            "a 2-million-character message": raises_a_long_message,
            "ten million prints": prints_ten_million_times,
            "sum(range(10**10))": sums_in_c}
@@ -114,7 +82,6 @@ def answered(nn: str, name: str, answer_of) -> dict:
 
 
 def solution(nn: str, name: str):
-    sys.path.insert(0, os.path.join(HERE, "..", "tests"))
     from notebook_files import definitions, notebook_path
 
     return definitions(notebook_path(nn, solutions=True))[f"my_{name}"]
