@@ -356,14 +356,16 @@ class _Run:
             args, got = untouched[0]
             return self._failure(args, None, "none", got, None)
         plural = "case" if self.fixed == 1 else "cases"
-        more = f" and {ran - self.fixed} generated ones" if ran > self.fixed else ""
+        more = f" and {ran - self.fixed} generated ones" * (len(self.cases) > self.fixed)
+        more += ", when the check's time ran out" * (ran < len(self.cases))
         return CheckResult(True, f"✅ {self.name} passed ({self.fixed} {plural}{more})")
 
     def _not_attempted(self, why: str = AGAIN) -> CheckResult:
         return CheckResult(False, f"⏳ {self.name}: not attempted yet — {why}", attempted=False)
 
     def _time_short(self) -> bool:
-        return time.monotonic() > self.deadline - 2 * min(1.0, TIME_LIMIT)
+        """Whether too little time is left to give one more generated case a whole TIME_LIMIT."""
+        return time.monotonic() > self.deadline - TIME_LIMIT
 
     def _in_time(self, work: Callable, failed):
         """``work()`` within the time left, or ``failed`` if it raises or runs out of time."""
@@ -374,18 +376,21 @@ class _Run:
         """``(kind, got, extra)``: kind is ok, wrong, raised, time, stub, none or changed; a
         comparison that fails or hangs counts as a wrong answer."""
         given = copy.deepcopy(args)  # a copy, so a function that changes it spoils nothing
-        limit = max(min(limit, self.deadline - time.monotonic() - 1), 1e-3)
-        got = _safely(self.func, *given, limit=limit, failed=Raised)
+        room = self.deadline + 0.8 - time.monotonic()  # the child is stopped 1.5 s past it
+        got = _safely(self.func, *given, limit=max(min(limit, room), 1e-3), failed=Raised)
         if type(got) is Raised:
             err = got.error
             stub, time_up = isinstance(err, NotImplementedError), isinstance(err, TimeUp)
-            return ("stub" if stub else "time" if time_up else "raised"), got, err
+            slow = "slow" if room < limit else "time"  # the check's time ran out, not the call's
+            return ("stub" if stub else slow if time_up else "raised"), got, err
         if (got is None or got is Ellipsis) and expected is not None:
             return "none", got, None
         odd = _odd(got) if not _odd(expected) else ""
         agrees, trouble = (False, f"means nothing: {odd}; return plain Python values") if odd else (
             _safely(lambda: (bool(self.same(args, expected, got)), ""), limit=min(1.0, TIME_LIMIT),
                     failed=lambda err: (False, f"{_why(err)}: return a plain Python value")))
+        if agrees and (_items_hint(expected, got) or int is type(expected) is not type(got)):
+            return "wrong", got, None  # equal, but a float or bool where an int belongs
         if agrees and not self._in_time(lambda: given == args, False):
             return "changed", got, given
         return ("ok" if agrees else "wrong"), got, trouble
@@ -434,17 +439,25 @@ class _Run:
                 f"❌ {call} did not finish: it was {extra}, the limit being {TIME_LIMIT:g} s"
                 f"{f', after printing {self.printed.count:,} characters' * flood}.\n"
                 f"   hint: {hint}"))
+        if kind == "slow":
+            return CheckResult(False, (
+                f"❌ {call} was still running when the check's time ran out ({CHECK_LIMIT:g} s "
+                "for all its cases): it is slow, not necessarily wrong.\n   hint: do the work "
+                "that does not depend on the arguments (building a tokenizer, reading a file) "
+                "once, outside the function."))
         if kind == "none":
             return CheckResult(False, f"❌ {call} returned {got!r}, with no answer: does every "
                                "path through your function end in `return`?")
         if kind == "changed":
-            names = getattr(getattr(self.func, "__code__", None), "co_varnames", ())
+            code = getattr(self.func, "__code__", None)
+            names = code.co_varnames[: code.co_argcount] if code else ()  # not a *args
             i = next(i for i, (a, b) in enumerate(zip(args, extra)) if a != b)
-            what = names[i] if i < len(names) else f"argument {i + 1}"
+            what = f"argument {names[i] if i < len(names) else i + 1}"
             return CheckResult(False, (
-                f"❌ {call} gave the right answer, but changed its argument {what}: "
+                f"❌ {call} gave the right answer, but changed its {what}: "
                 f"{shown(args[i])} became {shown(extra[i])}.\n   hint: the caller still needs "
-                f"its {type(args[i]).__name__} as it was: build a new one and return that."))
+                f"its {type(args[i]).__name__} as it was: do not change its {what}; "
+                "work on a copy."))
         lines, text = [f"   expected: {shown(expected)}"] if self.reveal else [], ""
         if kind == "raised":
             lines.insert(0, f"❌ {call} " + (
@@ -519,7 +532,7 @@ def shape_hint(expected: object, got: object, alone: str = "") -> str:
     if isinstance(got, Iterator) and kind is not str:
         return (f"your function returned {a_type(got)}, which hands out its items only when "
                 f"read, and never equals {a_type(expected)}: return {a_type(expected)}, e.g. "
-                "list(...).")
+                f"{kind.__name__}(...).")
     if kind is list and isinstance(got, str):
         joined = len(expected) > 1 and all(isinstance(x, str) for x in expected) and got in (
             "".join(expected), " ".join(expected))

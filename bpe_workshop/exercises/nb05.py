@@ -17,7 +17,7 @@ from bpe_workshop.exercises.core import CheckResult, check, guarded
 from bpe_workshop.tokenizers.word_level import WordLevelBPE
 
 PAPER_VOCAB = {"l o w </w>": 5, "l o w e r </w>": 2, "n e w e s t </w>": 6, "w i d e s t </w>": 3}
-SYMBOLS = ("a", "e", "s", "t", "n", "es", "st", ".", "\\", "</w>")  # for generated cases
+SYMBOLS = ("a", "E", "e", "s", "t", "n", "es", "st", ".", "\\", "</w>")  # for generated cases
 
 
 def reference_apply_merges(word: str, merges: list[tuple[str, str]]) -> list[str]:
@@ -69,14 +69,14 @@ def check_apply_merges(func) -> CheckResult:
     paper = [("e", "s"), ("es", "t"), ("est", "</w>"), ("l", "o"), ("lo", "w")]
     inputs = [("a", []), ("low", paper), ("lowest", paper), ("newest", paper),
               ("aaa", [("a", "a")]), ("aaaa", [("a", "a"), ("aa", "aa")]),
-              ("stest", [("s", "t"), ("t", "e"), ("e", "st")])]
+              ("stest", [("s", "t"), ("t", "e"), ("e", "st")]), ("Lowest", paper)]
 
     def word_and_merges(rng, size):
-        merges, known = [], ["e", "s", "t", "</w>"]
+        merges, known = [], ["e", "s", "t", "T", "</w>"]
         for _ in range(rng.randint(0, size)):
             merges.append((rng.choice(known[:-1]), rng.choice(known)))
             known.insert(0, "".join(merges[-1]))
-        return "".join(rng.choice("est") for _ in range(rng.randint(1, size + 1))), merges
+        return "".join(rng.choice("esTt") for _ in range(rng.randint(1, size + 1))), merges
 
     return check(func, reference_apply_merges, inputs, generate=word_and_merges,
                  wrong=[(lambda word, merges: reference_apply_merges(word, merges)[:-1],
@@ -116,7 +116,8 @@ def check_merge_vocab(func) -> CheckResult:
               (("l", "o"), PAPER_VOCAB), (("s", "t"), {"s t s t </w>": 2, "t e s t </w>": 4}),
               (("t", "</w>"), {"t e s t </w>": 4}), (("est", "</w>"), {"n e w est </w>": 6}),
               (("w", "</w>"), {"l o w </w>": 5, "l o w e r </w>": 2}),
-              (("s", "t"), {"s t </w>": 1, "a </w>": 3}), (("\\", "n"), {"\\ n </w>": 1})]
+              (("s", "t"), {"s t </w>": 1, "a </w>": 3}), (("\\", "n"), {"\\ n </w>": 1}),
+              (("e", "s"), {"E s t </w>": 1})]
 
     def pair_and_vocab(rng, size):
         words = {" ".join(rng.choice(SYMBOLS[:-1]) for _ in range(rng.randint(1, size)))

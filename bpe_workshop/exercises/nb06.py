@@ -10,8 +10,8 @@ import functools
 import json
 
 from bpe_workshop.exercises.core import CheckResult, check, shown
-from bpe_workshop.files.offline import get_encoding, read_shipped
-from bpe_workshop.tokenizers.tiktoken_bridge import bpe_parts
+from bpe_workshop.files.offline import read_shipped
+from bpe_workshop.tokenizers.tiktoken_bridge import bpe_parts, mergeable_ranks
 
 
 @functools.lru_cache(maxsize=1)
@@ -26,7 +26,7 @@ def _gpt2_alphabet() -> dict[int, str]:
     """
     encoder = json.loads(read_shipped("encoder.json"))  # str in the file -> id
     char_of_id = {i: token for token, i in encoder.items()}  # id -> str in the file
-    ranks = get_encoding("gpt2")._mergeable_ranks  # bytes -> id
+    ranks = mergeable_ranks("gpt2")  # bytes -> id
     return {b: char_of_id[ranks[bytes([b])]] for b in range(256)}
 
 
@@ -54,7 +54,7 @@ def _ranks_inside(token: bytes, ranks: dict[bytes, int] | None = None) -> dict[b
     >>> _ranks_inside(b"re")
     {b'e': 68, b'r': 81, b're': 260}
     """
-    ranks = ranks or get_encoding("gpt2")._mergeable_ranks  # bytes -> rank
+    ranks = ranks or mergeable_ranks("gpt2")  # bytes -> rank, a copy of our own
     pieces = {token[i:j] for i in range(len(token)) for j in range(i + 1, len(token) + 1)}
     return dict(sorted(((p, ranks[p]) for p in pieces if p in ranks), key=lambda item: item[1]))
 
@@ -70,33 +70,48 @@ def reference_recover_pair(token: bytes, ranks: dict[bytes, int]) -> tuple[bytes
     return tuple(parts)
 
 
+def sound(token: bytes, ranks: dict[bytes, int]) -> bool:
+    """Whether ``ranks`` holds ``token`` and is a table BPE can make: every byte of its tokens
+    ranked, each longer token two parts that the lower ranks, replayed, leave.
+
+    >>> sound(b"ab", {b"a": 0, b"b": 1, b"ab": 2}), sound(b"ab", {b"a": 0, b"ab": 2})
+    (True, False)
+    """
+    return token in ranks and all(bytes([b]) in ranks for t in ranks for b in t) and all(
+        len(bpe_parts(ranks, t, max_rank=rank)) == 2 for t, rank in ranks.items() if len(t) > 1)
+
+
 def token_and_ranks(rng, size):
-    """The last token of a random merge table over a, b, c, with the ranks of its pieces."""
+    """The last token of a random sound ranks table over a, b, c, with the ranks of its pieces."""
     ranks = {b"a": 0, b"b": 1, b"c": 2}
     for _ in range(size + 1):
-        ranks.setdefault(rng.choice(list(ranks)) + rng.choice(list(ranks)), len(ranks))
+        token = rng.choice(list(ranks)) + rng.choice(list(ranks))
+        if token not in ranks and len(bpe_parts(ranks, token, max_rank=len(ranks))) == 2:
+            ranks[token] = len(ranks)  # only a token the ranks below it can make
     token = max(ranks, key=ranks.get)
     return token, _ranks_inside(token, ranks)
 
 
 def check_recover_pair(func) -> CheckResult:
     """Check ``func(token, ranks) -> (left bytes, right bytes)``."""
-    abc = {b"a": 0, b"b": 1, b"c": 2}
+    abc, gpt2 = {b"a": 0, b"b": 1, b"c": 2}, mergeable_ranks("gpt2")
     inputs = [
         (b"ab", {**abc, b"ab": 3}),
         (b"abc", {**abc, b"ab": 3, b"abc": 4}),
         (b"abc", {**abc, b"bc": 3, b"abc": 4}),
         (b"abc", {**abc, b"bc": 3, b"ab": 4, b"abc": 5}),  # not the longest known prefix
         (b"aaaa", {b"a": 0, b"aa": 1, b"aaaa": 2}),
+        (b"aaa", {b"a": 0, b"aa": 1, b"aaa": 2}),  # the leftmost of two equal pairs first
         (b" the", {b" ": 0, b"t": 1, b"h": 2, b"e": 3, b"he": 4, b" t": 5, b" the": 6}),
         # GPT-2's own ranks for two tokens where the split whose larger half has the lowest rank
         # is not the merge: b'ress' is b'res' + b's' (not b'r' + b'ess'), b' her' is b' he' + b'r'.
-        (b"ress", _ranks_inside(b"ress")),
-        (b" her", _ranks_inside(b" her")),
+        (b"ress", _ranks_inside(b"ress", gpt2)),
+        (b" her", _ranks_inside(b" her", gpt2)),
     ]
 
-    replay = ("repeatedly join the adjacent two parts whose concatenation has the lowest rank, "
-              "allowing only ranks LOWER than the token's own")
+    replay = ("repeatedly join the adjacent two parts whose concatenation has the lowest rank "
+              "(the leftmost one if that pair stands twice), allowing only ranks LOWER than the "
+              "token's own")
 
     def hint(args, expected, got):
         token, ranks = args
@@ -109,4 +124,5 @@ def check_recover_pair(func) -> CheckResult:
         return (f"run byte-level BPE on the token's bytes: {replay}. Exactly two parts remain; "
                 "return them as a tuple. (The longest known prefix is not always the answer.)")
 
-    return check(func, reference_recover_pair, inputs, hint=hint, generate=token_and_ranks)
+    return check(func, reference_recover_pair, inputs, hint=hint, generate=token_and_ranks,
+                 valid=sound)

@@ -8,6 +8,7 @@ counts as right). Every case is built from tuples, so nothing a learner's code c
 from __future__ import annotations
 
 import math
+import re
 
 from bpe_workshop.algorithm.unigram import Unigram
 from bpe_workshop.algorithm.wordpiece import WordPiece, split_words
@@ -15,7 +16,7 @@ from bpe_workshop.exercises.core import CheckResult, check
 
 TOY = ("un", "##aff", "##able", "a", "##f", "##a", "##b", "##l", "##e", "b", "##le", "[UNK]")
 SCORES = (("▁", -3.0), ("h", -4.1), ("a", -4.2), ("t", -4.3), ("s", -4.4), ("▁h", -5.5),
-          ("at", -3.7), ("▁hat", -9.9), ("hat", -6.6), ("▁s", -5.2), ("ts", -6.1))
+          ("at", -3.7), ("▁hat", -9.9), ("hat", -6.6), ("▁s", -5.2), ("ts", -6.1), ("H", -4.5))
 
 
 def reference_greedy_pieces(word: str, vocab: list[str]) -> list[str]:
@@ -90,9 +91,10 @@ def check_greedy_pieces(func) -> CheckResult:
     toy = list(TOY)
     inputs = [("a", toy), ("unaffable", toy), ("ab", toy), ("able", toy), ("unable", toy),
               ("x", toy), ("unx", toy), ("aaa", toy), ("bel", toy),
-              ("abc", ["ab", "##c", "a", "##bc", "[UNK]"]), ("unable", ["un", "able", "[UNK]"])]
+              ("abc", ["ab", "##c", "a", "##bc", "[UNK]"]), ("unable", ["un", "able", "[UNK]"]),
+              ("Unable", toy)]
     return check(func, reference_greedy_pieces, inputs,
-                 generate=lambda rng, size: (a_word(rng, size), a_vocab(rng, size)),
+                 generate=lambda rng, size: (a_word(rng, size, "abcA"), a_vocab(rng, size, "abcA")),
                  wrong=[(greedy_from_the_right, "you cut from the right (the longest piece that "
                          "ends the word first): WordPiece reads from the LEFT, taking at each "
                          "position the longest piece that starts there."),
@@ -120,10 +122,11 @@ def check_unk_words(func) -> CheckResult:
     """Check ``func(text, vocab) -> [words]``."""
     toy = list(TOY)
     inputs = [("", toy), ("un able", toy), ("un x", toy), ("café, un", toy),
-              ("ab!x ba", toy), ("unable unx x", toy), ("x un x", toy), ("X a", toy)]
+              ("ab!x ba", toy), ("unable unx x", toy), ("x un x", toy), ("X a", toy),
+              ("a_b", toy)]
 
     def text_and_vocab(rng, size):
-        words = [rng.choice((a_word(rng, 2, "abX"), "!", "a,")) for _ in range(size)]
+        words = [rng.choice((a_word(rng, 2, "abX_"), "!", "a,")) for _ in range(size)]
         return " ".join(words), a_vocab(rng, size, "abX")
 
     def unknown(words, wordpiece=reference_greedy_pieces):
@@ -137,7 +140,10 @@ def check_unk_words(func) -> CheckResult:
                          "keep the words as they are written: WordPiece here does not lower-case "
                          "('X' and 'x' are different words)."),
                         (unknown(str.split), "split with split_words(text), not text.split(): "
-                         "each punctuation character is a word of its own.")],
+                         "each punctuation character is a word of its own."),
+                        (unknown(lambda text: re.findall(r"\w+|[^\w\s]", text)), "'_' is "
+                         "punctuation here, as in BERT, though \\w matches it: split with "
+                         "split_words(text).")],
                  hint="split with split_words(text) (whitespace AND each punctuation "
                       "character), then keep the words whose pieces are exactly ['[UNK]'], in "
                       "order.")
@@ -154,7 +160,7 @@ def same_score(args, expected, got) -> bool:
 
 def word_and_scores(rng, size):
     """A word of ▁, a, b, every single character scored, and pieces of it up to 6 long."""
-    word = "▁" + a_word(rng, size + 1, "ab")
+    word = "▁" + a_word(rng, size + 1, "abA")
     pieces = {*word, *(word[i:i + rng.randint(2, 6)] for i in
                        (rng.randrange(len(word)) for _ in range(size + 2)))}
     return word, {piece: -round(rng.uniform(1, 3 * len(piece)), 1) for piece in sorted(pieces)}
@@ -163,7 +169,7 @@ def word_and_scores(rng, size):
 def check_best_path(func) -> CheckResult:
     """Check ``func(word, scores) -> [pieces]``."""
     inputs = [(word, dict(SCORES)) for word in ("▁", "▁a", "▁hat", "▁hats", "▁tat", "▁sat",
-                                                "hat", "▁hathat")]
+                                                "hat", "▁hathat", "▁Hat")]
     return check(func, reference_best_path, inputs, generate=word_and_scores, same=same_score,
                  valid=lambda word, scores: word and set(word) <= set(scores),
                  alone="return only the pieces; `viterbi` returns `(pieces, score)`, here "

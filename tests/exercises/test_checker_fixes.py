@@ -1,0 +1,185 @@
+"""What two more new-learner walks found: a slow right answer failed as an endless loop,
+lower-cased answers and float counts that passed, unsound ranks tables in notebook 06's generated
+cases, '_' split as a letter, and hints about something the answer did not do.
+
+Each wrong answer here fails on the input shown; its right counterpart passes.
+"""
+
+from __future__ import annotations
+
+import ast
+import random
+import re
+import time
+
+import pytest
+from test_exercises import checker
+
+from bpe_workshop.algorithm.textbook import get_stats
+from bpe_workshop.algorithm.word_paper import merge_vocab
+from bpe_workshop.algorithm.wordpiece import WordPiece
+from bpe_workshop.exercises import core, nb02, nb04, nb05, nb06, nb09
+from bpe_workshop.files.offline import get_encoding
+
+
+def sleeping(seconds, answer):
+    def my_answer(*args):
+        time.sleep(seconds)
+        return answer(*args)
+    return my_answer
+
+
+@pytest.fixture
+def short_check(monkeypatch):
+    """A check of 1 s whose calls may take 0.5 s each: generated cases start in its first half."""
+    monkeypatch.setattr(core, "TIME_LIMIT", 0.5)
+    monkeypatch.setattr(core, "CHECK_LIMIT", 1.0)
+
+
+def test_a_slow_right_answer_passes_on_every_fixed_case(short_check):
+    result = checker("02", "gpt2_split")(sleeping(0.1, nb02.reference_gpt2_split))  # 11 cases
+    assert result.passed, result.message
+    assert result.message.endswith("(11 cases and 0 generated ones, when the check's time ran "
+                                   "out)")
+
+
+def test_an_answer_too_slow_for_the_check_is_not_called_an_endless_loop(short_check):
+    result = checker("02", "gpt2_split")(sleeping(0.25, nb02.reference_gpt2_split))
+    assert "was still running when the check's time ran out (1 s for all its cases): it is " \
+           "slow, not necessarily wrong" in result.message, result.message
+    assert "loop" not in result.message and "stopped after" not in result.message
+
+
+def test_an_endless_loop_on_a_fixed_case_gets_the_whole_limit_of_one_call(short_check):
+    def my_gpt2_split(text):
+        while text != "Hi":
+            pass
+        return [text]
+
+    result = checker("02", "gpt2_split")(my_gpt2_split)  # "" and "Hi" come first, then a loop
+    assert "did not finish: it was stopped after 0.5 s, the limit being 0.5 s" in result.message
+    assert "loop that never ends" in result.message
+
+
+def lower_cased(reference, *keyed):
+    """``reference`` on the lower-cased text (the dict keys too, for merge_vocab)."""
+    def my_answer(first, second):
+        if keyed:
+            return reference(first, {key.lower(): n for key, n in second.items()})
+        return reference(first.lower(), second)
+    return my_answer
+
+
+def greedy_on_words_of(split):
+    return lambda text, vocab: [w for w in split(text)
+                                if WordPiece(vocab).tokenize_word(w) == ["[UNK]"]]
+
+
+def replay_rightmost_first(token, ranks):
+    parts = [bytes([b]) for b in token]
+    while len(parts) > 2:
+        _, i = min((ranks.get(parts[i] + parts[i + 1], ranks[token]), -i)
+                   for i in range(len(parts) - 1))
+        parts[-i:-i + 2] = [parts[-i] + parts[-i + 1]]
+    return tuple(parts)
+
+
+def longest_tokens_deleting(vocab, k):
+    ids = []
+    while vocab and len(ids) < k:
+        best = min(vocab, key=lambda i: (-len(vocab[i]), i))
+        ids.append(best)
+        del vocab[best]
+    return ids
+
+
+def recover_pair_popping(token, ranks):
+    ranks.pop(token)
+    return nb06.reference_recover_pair(token, {**ranks, token: len(ranks) + 10})
+
+
+# (notebook, exercise, wrong answer, the start of the smallest failing call, words of the hint)
+WRONG = [
+    ("04", "encode", lower_cased(nb04.reference_encode), "('Aa', {", ""),
+    ("05", "merge_vocab", lower_cased(merge_vocab, "keys"), "(('e', 's'), {'E s t </w>': 1})",
+     ""),
+    ("05", "apply_merges", lower_cased(nb05.reference_apply_merges), "('Lowest', [", ""),
+    ("09", "greedy_pieces", lower_cased(nb09.reference_greedy_pieces), "('Unable', [", ""),
+    ("09", "best_path", lower_cased(nb09.reference_best_path), "('▁Hat', {", ""),
+    ("04", "get_stats", lambda ids: {p: float(n) for p, n in get_stats(ids).items()},
+     "([1, 2])", "each value must be an int, but one of yours is a float (1.0)"),
+    ("09", "unk_words", greedy_on_words_of(lambda text: re.findall(r"\w+|[^\w\s]", text)),
+     "('a_b', [", "'_' is punctuation here"),
+    ("06", "recover_pair", replay_rightmost_first, "(b'aaa', {b'a': 0, b'aa': 1, b'aaa': 2})",
+     "the leftmost one if that pair stands twice"),
+    ("07", "longest_tokens", longest_tokens_deleting, "({7: b'a'}, 1) gave the right answer, "
+     "but changed its argument vocab", "do not change its argument vocab; work on a copy."),
+    ("06", "recover_pair", recover_pair_popping, "(b'aaa', {b'a': 0, b'aa': 1, b'aaa': 2}) "
+     "gave the right answer, but changed its argument ranks", "do not change its argument ranks"),
+    ("06", "recover_pair", lambda token, ranks: iter(nb06.reference_recover_pair(token, ranks)),
+     "(b'aaa', {", "never equals a tuple: return a tuple, e.g. tuple(...)."),
+]
+
+
+@pytest.mark.parametrize(("nn", "name", "wrong", "smallest", "hint"), WRONG,
+                         ids=[f"{nn}-{name}-{k}" for k, (nn, name, *_) in enumerate(WRONG)])
+def test_a_wrong_answer_fails_on_the_case_that_shows_it(nn, name, wrong, smallest, hint, capsys):
+    wrong.__name__ = f"my_{name}"
+    result = checker(nn, name)(wrong)
+    assert not result.passed and result.message.startswith(f"❌ my_{name}{smallest}"), \
+        result.message
+    assert hint in result.message.split("hint:")[1], result.message
+    assert result.message in capsys.readouterr().out
+
+
+def replay_in_rank_order(token, ranks):
+    """A right answer: every merge below the token's rank, in rank order, leftmost first."""
+    parts = [bytes([b]) for b in token]
+    for merged in sorted((t for t in ranks if len(t) > 1 and ranks[t] < ranks[token]),
+                         key=ranks.get):
+        i = 0
+        while i < len(parts) - 1:
+            if parts[i] + parts[i + 1] == merged:
+                parts[i:i + 2] = [merged]
+            i += 1
+    return tuple(parts)
+
+
+@pytest.mark.parametrize(("nn", "name", "right"), [
+    ("06", "recover_pair", replay_in_rank_order),
+    ("04", "get_stats", get_stats),
+    ("09", "unk_words", greedy_on_words_of(nb09.split_words)),
+])
+def test_the_right_answer_passes(nn, name, right):
+    assert checker(nn, name)(right).passed
+
+
+def test_the_generated_ranks_tables_are_sound_and_the_reference_takes_them_all():
+    rng = random.Random(5)
+    for size in [*range(1, 10)] * 60:
+        token, ranks = nb06.token_and_ranks(rng, size)
+        assert nb06.sound(token, ranks), (token, ranks)
+        assert b"".join(nb06.reference_recover_pair(token, ranks)) == token
+    assert not nb06.sound(b"cabaa", {b"a": 0, b"b": 1, b"c": 2, b"ba": 3, b"ca": 4, b"bca": 5,
+                                     b"cab": 6, b"aa": 7, b"cabaa": 8})  # the walk's table
+
+
+def test_a_ranks_table_is_shrunk_to_a_smaller_sound_one():
+    def my_recover_pair(token, ranks):  # right on small tables only
+        right = nb06.reference_recover_pair(token, ranks)
+        return right if len(ranks) < 7 or set(token) - set(b"abc") else right[::-1]
+
+    result = checker("06", "recover_pair")(my_recover_pair)
+    shown = re.match(r"❌ my_recover_pair(\(.*\)) gave", result.message).group(1)
+    token, ranks = ast.literal_eval(shown)
+    assert len(ranks) >= 7 and nb06.sound(token, ranks), result.message
+
+
+def test_notebook_06_never_reads_tiktokens_own_ranks(monkeypatch):
+    monkeypatch.setattr(get_encoding("gpt2"), "_mergeable_ranks", {})  # tiktoken's shared dict
+    nb06._gpt2_alphabet.cache_clear()
+    try:
+        assert checker("06", "gpt2_byte_to_char")(nb06.reference_gpt2_byte_to_char).passed
+        assert checker("06", "recover_pair")(nb06.reference_recover_pair).passed
+    finally:
+        nb06._gpt2_alphabet.cache_clear()
