@@ -260,10 +260,12 @@ def check(
     """
     out = sys.stdout  # the verdict goes here, whatever the learner's code does to sys.stdout
     if not callable(func):
-        fix = (f"the text {shown(func)}; pass the function itself, without quotes: check_x({func}) "
-               f"rather than check_x('{func}')" if isinstance(func, str) else f"{shown(func)}; "
-               "pass the function's name without calling it, e.g. check_x(x) rather than "
-               "check_x(x())")
+        name = sys._getframe(1).f_code.co_name  # the checker that called, e.g. check_merge
+        name = name if name.startswith("check_") else "check_x"
+        fix = (f"the text {shown(func)}; pass the function itself, without quotes: {name}({func}) "
+               f"rather than {name}('{func}')" if isinstance(func, str) else f"{shown(func)}; "
+               f"pass the function's name without calling it, e.g. {name}(x) rather than "
+               f"{name}(x())")
         return _print(out, "", CheckResult(False, f"❌ expected a function, got {fix}."))
     inputs = sorted((tuple(args) for args in inputs), key=lambda a: (len(repr(a)), repr(a)))
     cases = [(args, reference(*copy.deepcopy(args))) for args in inputs]
@@ -364,8 +366,7 @@ class _Run:
         return CheckResult(False, f"⏳ {self.name}: not attempted yet — {why}", attempted=False)
 
     def _time_short(self) -> bool:
-        """Whether too little time is left to give one more generated case a whole TIME_LIMIT."""
-        return time.monotonic() > self.deadline - TIME_LIMIT
+        return time.monotonic() > self.deadline - TIME_LIMIT  # no room for one more whole call
 
     def _in_time(self, work: Callable, failed):
         """``work()`` within the time left, or ``failed`` if it raises or runs out of time."""
@@ -389,8 +390,7 @@ class _Run:
         agrees, trouble = (False, f"means nothing: {odd}; return plain Python values") if odd else (
             _safely(lambda: (bool(self.same(args, expected, got)), ""), limit=min(1.0, TIME_LIMIT),
                     failed=lambda err: (False, f"{_why(err)}: return a plain Python value")))
-        if agrees and (_items_hint(expected, got) or int is type(expected) is not type(got)):
-            return "wrong", got, None  # equal, but a float or bool where an int belongs
+        agrees = agrees and not shape_hint(expected, got)  # equal, but 1.0 or True for 1
         if agrees and not self._in_time(lambda: given == args, False):
             return "changed", got, given
         return ("ok" if agrees else "wrong"), got, trouble
@@ -440,11 +440,11 @@ class _Run:
                 f"{f', after printing {self.printed.count:,} characters' * flood}.\n"
                 f"   hint: {hint}"))
         if kind == "slow":
-            return CheckResult(False, (
-                f"❌ {call} was still running when the check's time ran out ({CHECK_LIMIT:g} s "
-                "for all its cases): it is slow, not necessarily wrong.\n   hint: do the work "
-                "that does not depend on the arguments (building a tokenizer, reading a file) "
-                "once, outside the function."))
+            return CheckResult(False, f"❌ {call} was still running when the check's time ran "
+                               f"out ({CHECK_LIMIT:g} s for all its cases): it is slow, not "
+                               "necessarily wrong.\n   hint: do the work that does not depend "
+                               "on the arguments (building a tokenizer, reading a file) once, "
+                               "outside the function.")
         if kind == "none":
             return CheckResult(False, f"❌ {call} returned {got!r}, with no answer: does every "
                                "path through your function end in `return`?")
@@ -474,20 +474,24 @@ class _Run:
         return CheckResult(False, "\n".join(lines + ([f"   hint: {text}"] if text else [])))
 
     def _wrong_answer(self, args, got) -> str:
-        """The sentence of the known wrong answer that gives ``got`` here, and the learner's
-        answers on every fixed case too if one does; else of the first that gives ``got`` here."""
+        """The sentence of the first known wrong answer that gives ``got`` here and what the
+        learner's function gives on every fixed case; else of the first that gives what it gives
+        on every fixed case where that wrong answer is wrong; '' if none does, or time is short (a
+        hint about a mistake the answer did not make misleads more than the checker's own)."""
         def gives(answer, case, mine) -> bool:
             return self._in_time(
                 lambda: self.same(case, guarded(answer, *copy.deepcopy(case)), mine), False)
 
         here = [(answer, sentence) for answer, sentence in self.wrong if gives(answer, args, got)]
-        if len(here) > 1:
-            fixed = [case for case, _ in self.cases[: self.fixed]]
-            mine = [_safely(self.func, *copy.deepcopy(case), limit=min(0.5, TIME_LIMIT),
-                            failed=Raised) for case in fixed]
-            return next((sentence for answer, sentence in here
-                         if all(gives(answer, c, m) for c, m in zip(fixed, mine))), here[0][1])
-        return here[0][1] if here else ""
+        mine = []  # (a fixed case, its expected value, the learner's answer)
+        for case, expected in self.cases[: self.fixed] if here else ():
+            if self._time_short():
+                return ""
+            mine.append((case, expected, _safely(self.func, *copy.deepcopy(case),
+                                                 limit=min(0.5, TIME_LIMIT), failed=Raised)))
+        return next((sentence for exact in (True, False) for answer, sentence in here
+                     if all(gives(answer, case, got) or not exact and gives(answer, case, expected)
+                            for case, expected, got in mine)), "")
 
 
 def _started(threads_before: set) -> list:

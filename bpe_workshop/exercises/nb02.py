@@ -40,11 +40,12 @@ def check_gpt2_split(gpt2_split) -> CheckResult:
     """Exercise: ``my_gpt2_split(text) -> list[str]`` with GPT-2's pattern."""
     def hint(args, expected, got):
         if isinstance(got, list) and "".join(map(str, got)) != args[0]:
-            return "the chunks must join back to the text exactly: use findall, not split."
+            return "the chunks must join back to the text exactly, every space and character kept."
         return "regex.findall(GPT2_PATTERN, text), with the third-party `regex` module."
 
     return check(gpt2_split, reference_gpt2_split, [(text,) for text in TEXTS], hint=hint,
-                 generate=a_text)
+                 generate=a_text, wrong=[(str.split, "the chunks must join back to the text "
+                                          "exactly: use findall, not split.")])
 
 
 def check_number_chunks(number_chunks) -> CheckResult:

@@ -7,6 +7,7 @@ what the learner's function gave.
 
 from __future__ import annotations
 
+import functools
 import marshal
 import re
 from collections import Counter
@@ -79,7 +80,8 @@ def check_apply_merges(func) -> CheckResult:
         return "".join(rng.choice("esTt") for _ in range(rng.randint(1, size + 1))), merges
 
     return check(func, reference_apply_merges, inputs, generate=word_and_merges,
-                 wrong=[(lambda word, merges: reference_apply_merges(word, merges)[:-1],
+                 wrong=[(lambda word, merges: functools.reduce(lambda text, pair: [*merge_vocab(
+                            pair, {text: 1})][0], merges, " ".join(word)).split(),
                          "start from list(word) + ['</w>']: the end-of-word marker is a symbol "
                          "too.")],
                  hint="apply each merge once, in the order given, to the whole word (left to "
@@ -117,7 +119,7 @@ def check_merge_vocab(func) -> CheckResult:
               (("t", "</w>"), {"t e s t </w>": 4}), (("est", "</w>"), {"n e w est </w>": 6}),
               (("w", "</w>"), {"l o w </w>": 5, "l o w e r </w>": 2}),
               (("s", "t"), {"s t </w>": 1, "a </w>": 3}), (("\\", "n"), {"\\ n </w>": 1}),
-              (("e", "s"), {"E s t </w>": 1})]
+              (("e", "s"), {"E s t </w>": 1}), (("s", "t"), {"s t a s t </w>": 1})]
 
     def pair_and_vocab(rng, size):
         words = {" ".join(rng.choice(SYMBOLS[:-1]) for _ in range(rng.randint(1, size)))
@@ -154,7 +156,9 @@ def check_merge_vocab(func) -> CheckResult:
                         (merge_vocab_by(before="", after=""), "the pair may only match as two "
                          "whole symbols: no symbol character just before it (?<!\\S) and none "
                          "just after it (?!\\S).")],
-                 hint="build the pattern from re.escape(' '.join(pair)) with (?<!\\S) before it "
+                 hint=lambda args, expected, got: "the words are right, but not their counts: "
+                 "keep each word's count." if type(got) is dict and got.keys() == expected.keys()
+                 else "build the pattern from re.escape(' '.join(pair)) with (?<!\\S) before it "
                       "and (?!\\S) after it, and apply it with pattern.sub to every word.")
 
 

@@ -48,13 +48,12 @@ def check_gpt2_byte_to_char(func) -> CheckResult:
     return check(func, reference_gpt2_byte_to_char, [(b,) for b in range(256)], hint=hint)
 
 
-def _ranks_inside(token: bytes, ranks: dict[bytes, int] | None = None) -> dict[bytes, int]:
-    """The ranks (GPT-2's by default) of every piece of ``token``: all a recovery needs, in order.
+def _ranks_inside(token: bytes, ranks: dict[bytes, int]) -> dict[bytes, int]:
+    """The ranks of every piece of ``token`` in ``ranks``: all a recovery needs, in order.
 
-    >>> _ranks_inside(b"re")
+    >>> _ranks_inside(b"re", mergeable_ranks("gpt2"))  # a copy of GPT-2's ranks, our own
     {b'e': 68, b'r': 81, b're': 260}
     """
-    ranks = ranks or mergeable_ranks("gpt2")  # bytes -> rank, a copy of our own
     pieces = {token[i:j] for i in range(len(token)) for j in range(i + 1, len(token) + 1)}
     return dict(sorted(((p, ranks[p]) for p in pieces if p in ranks), key=lambda item: item[1]))
 
@@ -88,8 +87,7 @@ def token_and_ranks(rng, size):
         token = rng.choice(list(ranks)) + rng.choice(list(ranks))
         if token not in ranks and len(bpe_parts(ranks, token, max_rank=len(ranks))) == 2:
             ranks[token] = len(ranks)  # only a token the ranks below it can make
-    token = max(ranks, key=ranks.get)
-    return token, _ranks_inside(token, ranks)
+    return (token := max(ranks, key=ranks.get)), _ranks_inside(token, ranks)
 
 
 def check_recover_pair(func) -> CheckResult:

@@ -50,6 +50,7 @@ def check_longest_tokens(func) -> CheckResult:
 def check_most_frequent(func) -> CheckResult:
     """Check ``func(ids, k) -> [(id, count)]``."""
     inputs = [([], 2), ([4], 1), ([1, 2, 2], 1), ([5, 3, 5, 3, 9], 2), ([5, 3, 5, 3, 9], 9),
+              ([3, 5, 3, 5], 2),  # first-seen order is right here: not the larger id first
               ([300, 7, 300, 7, 7, 300, 1], 3)]
     return check(func, reference_most_frequent, inputs,
                  wrong=[(lambda ids, k: reference_most_frequent(ids, len(ids)),

@@ -69,33 +69,35 @@ def check_costliest_language(func) -> CheckResult:
                ({"en": "a cat", "fr": "un chat", "de": "eine Katze"}, "cl100k_base")]
 
     def hint(args, expected, got):
-        sentences, encoding_name = args
-        if not isinstance(got, str) or got not in sentences:
+        if not isinstance(got, str) or got not in args[0]:
             return "return the language code, one of the dict's keys (e.g. 'hi'), not a count."
-        counts = {code: len(get_encoding(encoding_name).encode(text))
-                  for code, text in sentences.items()}
-        other = "cl100k_base" if encoding_name == "gpt2" else "gpt2"
-        reasons = []  # a wrong answer can fit several mistakes on a small case: name each
-        if got in {max(sentences, key=lambda code: len(sentences[code])),
-                   max(sentences, key=lambda code: len(sentences[code].encode("utf-8")))}:
-            reasons.append("count TOKENS, not characters or bytes")
-        if got == reference_costliest_language(sentences, other):
-            reasons.append(f"count with the encoding you are given, here {encoding_name!r} "
-                           f"(that is the costliest under {other})")
-        if counts[got] == min(counts.values()) < counts[expected]:
-            reasons.append("the costliest has the MOST tokens (max, not min)")
-        if counts[got] == counts[expected]:
-            reasons.append("several languages tie on the most tokens: return the first of them "
-                           "in the dict's order (max with a key does exactly that)")
-        return "; ".join(reasons or [f"count TOKENS with get_encoding({encoding_name!r}) and "
-                                     "return the code of the largest count"]) + "."
+        return (f"count TOKENS with get_encoding({args[1]!r}) and return the code of the largest "
+                "count, the first of equal ones.")
+
+    def costliest_by(size, pick=max, flip=False):  # the known wrong answers, by size(text, name)
+        return lambda sentences, name: pick(list(sentences)[::-1] if flip else list(sentences),
+                                            key=lambda code: size(sentences[code], name))
+
+    def tokens(text, name):
+        return len(get_encoding(name).encode(text))
 
     def sentences_and_encoding(rng, size):
         codes = rng.sample(sorted(parallel), rng.randint(1, min(size + 1, len(parallel))))
         return some(*codes), rng.choice(("gpt2", "cl100k_base"))
 
     return check(func, reference_costliest_language, inputs, hint=hint,
-                 generate=sentences_and_encoding)
+                 generate=sentences_and_encoding,
+                 wrong=[(costliest_by(lambda text, _: len(text)), "count TOKENS, not characters."),
+                        (costliest_by(lambda text, _: len(text.encode())), "count TOKENS, not "
+                         "bytes: a rare script takes many bytes but may take few tokens."),
+                        *((costliest_by(lambda text, _, fixed=fixed: tokens(text, fixed)),
+                           "count with the encoding you are given, encoding_name: languages "
+                           "cost differently in each.") for fixed in ("gpt2", "cl100k_base")),
+                        (costliest_by(tokens, min), "the costliest has the MOST tokens (max, "
+                         "not min)."),
+                        (costliest_by(tokens, flip=True), "several languages tie on the most "
+                         "tokens: return the first of them in the dict's order (max with a key "
+                         "does exactly that).")])
 
 
 def reference_decode_pieces(pieces: list[str]) -> str:
@@ -132,9 +134,12 @@ def check_decode_pieces(func) -> CheckResult:
             return ("only the ONE space the encoder added comes off, and only when the first "
                     "piece starts with '▁': not every leading space (lstrip), not any first "
                     "character.")
-        return ("gather BYTES, not characters: a rare character comes as several <0x..> pieces "
-                "that only make sense together; decode all the bytes at the end with "
-                "decode('utf-8', errors='replace').")
+        if isinstance(got, str) and got.count("\ufffd") > expected.count("\ufffd"):
+            return ("gather BYTES, not characters: a rare character comes as several <0x..> "
+                    "pieces that only make sense together; decode all the bytes at the end.")
+        return ("'▁' is a space, a piece like '<0xE4>' the byte int('E4', 16), any other piece "
+                "its UTF-8 bytes: join all the bytes, decode once (errors='replace'), and take "
+                "off the one space the encoder put before the text.")
 
     groups = (["▁a"], ["b"], ["▁"], ["é"], ["<0x41>"], ["<0xE4>", "<0xBD>", "<0xA0>"], ["▁▁"])
     return check(func, reference_decode_pieces, inputs, hint=hint,

@@ -90,9 +90,8 @@ def check_greedy_pieces(func) -> CheckResult:
     """Check ``func(word, vocab) -> [pieces]``."""
     toy = list(TOY)
     inputs = [("a", toy), ("unaffable", toy), ("ab", toy), ("able", toy), ("unable", toy),
-              ("x", toy), ("unx", toy), ("aaa", toy), ("bel", toy),
-              ("abc", ["ab", "##c", "a", "##bc", "[UNK]"]), ("unable", ["un", "able", "[UNK]"]),
-              ("Unable", toy)]
+              ("x", toy), ("unx", toy), ("aaa", toy), ("bel", toy), ("Unable", toy),
+              ("abc", ["ab", "##c", "a", "##bc", "[UNK]"]), ("unable", ["un", "able", "[UNK]"])]
     return check(func, reference_greedy_pieces, inputs,
                  generate=lambda rng, size: (a_word(rng, size, "abcA"), a_vocab(rng, size, "abcA")),
                  wrong=[(greedy_from_the_right, "you cut from the right (the longest piece that "
@@ -101,8 +100,8 @@ def check_greedy_pieces(func) -> CheckResult:
                         (greedy_by(inside=("##", "")), "inside a word only the '##' "
                          "form of a piece counts: 'able' in the vocabulary does not cover the "
                          "end of 'unable', only '##able' would."),
-                        (greedy_by(inside=("",)), "write '##' in front of the pieces "
-                         "after the first: only the pieces after it."),
+                        (greedy_by(inside=("",)), "write '##' in front of every piece after "
+                         "the first: inside a word only the '##' forms count."),
                         (greedy_by(lambda start, end: range(start + 1, end + 1)), "take the "
                          "LONGEST piece that starts at each position, not the shortest.")],
                  alone="return only the list of pieces.",
@@ -122,8 +121,7 @@ def check_unk_words(func) -> CheckResult:
     """Check ``func(text, vocab) -> [words]``."""
     toy = list(TOY)
     inputs = [("", toy), ("un able", toy), ("un x", toy), ("café, un", toy),
-              ("ab!x ba", toy), ("unable unx x", toy), ("x un x", toy), ("X a", toy),
-              ("a_b", toy)]
+              ("ab!x ba", toy), ("unable unx x", toy), ("x un x", toy), ("X a", toy), ("a_b", toy)]
 
     def text_and_vocab(rng, size):
         words = [rng.choice((a_word(rng, 2, "abX_"), "!", "a,")) for _ in range(size)]
@@ -141,9 +139,9 @@ def check_unk_words(func) -> CheckResult:
                          "('X' and 'x' are different words)."),
                         (unknown(str.split), "split with split_words(text), not text.split(): "
                          "each punctuation character is a word of its own."),
-                        (unknown(lambda text: re.findall(r"\w+|[^\w\s]", text)), "'_' is "
-                         "punctuation here, as in BERT, though \\w matches it: split with "
-                         "split_words(text).")],
+                        (unknown(lambda text: re.findall(r"\w+|[^\w\s]", text)), "split with "
+                         "split_words(text): each punctuation character is a word of its own, "
+                         "and '_' is punctuation here (as in BERT) though \\w matches it.")],
                  hint="split with split_words(text) (whitespace AND each punctuation "
                       "character), then keep the words whose pieces are exactly ['[UNK]'], in "
                       "order.")

@@ -8,17 +8,19 @@ Each wrong answer here fails on the input shown; its right counterpart passes.
 from __future__ import annotations
 
 import ast
+import functools
 import random
 import re
 import time
+from collections import Counter
 
 import pytest
 from test_exercises import checker
 
-from bpe_workshop.algorithm.textbook import get_stats
+from bpe_workshop.algorithm.textbook import decode, get_stats, merge
 from bpe_workshop.algorithm.word_paper import merge_vocab
 from bpe_workshop.algorithm.wordpiece import WordPiece
-from bpe_workshop.exercises import core, nb02, nb04, nb05, nb06, nb09
+from bpe_workshop.exercises import core, nb02, nb04, nb05, nb06, nb08, nb09
 from bpe_workshop.files.offline import get_encoding
 
 
@@ -109,7 +111,7 @@ WRONG = [
     ("04", "get_stats", lambda ids: {p: float(n) for p, n in get_stats(ids).items()},
      "([1, 2])", "each value must be an int, but one of yours is a float (1.0)"),
     ("09", "unk_words", greedy_on_words_of(lambda text: re.findall(r"\w+|[^\w\s]", text)),
-     "('a_b', [", "'_' is punctuation here"),
+     "('a_b', [", "'_' is punctuation here (as in BERT)"),
     ("06", "recover_pair", replay_rightmost_first, "(b'aaa', {b'a': 0, b'aa': 1, b'aaa': 2})",
      "the leftmost one if that pair stands twice"),
     ("07", "longest_tokens", longest_tokens_deleting, "({7: b'a'}, 1) gave the right answer, "
@@ -183,3 +185,99 @@ def test_notebook_06_never_reads_tiktokens_own_ranks(monkeypatch):
         assert checker("06", "recover_pair")(nb06.reference_recover_pair).passed
     finally:
         nb06._gpt2_alphabet.cache_clear()
+
+
+def encode_by(choose):
+    """An encoder that merges the pair ``choose(present pairs, ids, merges)`` each time."""
+    def my_encode(text, merges):
+        ids = list(text.encode("utf-8"))
+        while present := [pair for pair in get_stats(ids) if pair in merges]:
+            pair = choose(present, ids, merges)
+            ids = merge(ids, pair, merges[pair])
+        return ids
+    return my_encode
+
+
+def greedy_trying(ends, first_mark=""):
+    def my_greedy_pieces(word, vocab):
+        pieces, start = [], 0
+        while start < len(word):
+            mark = first_mark if start == 0 else "##"
+            end = next((e for e in ends(word, start) if mark + word[start:e] in vocab), None)
+            if end is None:
+                return ["[UNK]"]
+            pieces, start = [*pieces, mark + word[start:end]], end
+        return pieces
+    return my_greedy_pieces
+
+
+def costliest_under(fixed):
+    return lambda sentences, _: nb08.reference_costliest_language(sentences, fixed)
+
+
+def decode_pieces_by(byte, mark=" ", first=lambda pieces: pieces):
+    def my_decode_pieces(pieces):
+        pieces = first(pieces)
+        text = b"".join(bytes([byte(p[3:5])]) if p.startswith("<0x") else
+                        p.replace("▁", mark).encode() for p in pieces)
+        return text.decode("utf-8", errors="replace").removeprefix(" ")
+    return my_decode_pieces
+
+
+def padded_merge_vocab(pair, vocab):
+    a, b = pair
+    return {f" {w} ".replace(f" {a} {b} ", f" {a}{b} ")[1:-1]: n for w, n in vocab.items()}
+
+
+# (notebook, exercise, wrong answer, words its hint must not hold, words it must hold)
+OFF_TARGET = [
+    ("04", "merge", lambda ids, pair, new_id: merge(ids, pair, new_id + 1), "string",
+     "your answer holds 257, which is neither an id of the input nor new_id"),
+    ("04", "get_stats", lambda ids: {p: n for p, n in get_stats(ids).items() if n > 1},
+     "last pair", "every position i"),
+    ("04", "decode", lambda ids, vocab: decode(ids, vocab).lower(), "errors=", "join them ALL"),
+    ("04", "decode", lambda ids, vocab: bytes(ids).decode("utf-8", "replace"), "errors=",
+     "join them ALL"),
+    ("04", "encode", encode_by(lambda present, ids, merges: max(
+        present, key=lambda pair: get_stats(ids)[pair])), "leftmost", "smallest rank"),
+    ("04", "encode", encode_by(lambda present, ids, merges: max(present, key=merges.get)),
+     "leftmost", "smallest rank"),
+    ("04", "encode", lambda text, merges: functools.reduce(
+        lambda ids, item: merge(ids, *item), reversed(merges.items()), list(text.encode())),
+     "leftmost", "smallest rank"),
+    ("05", "merge_vocab", padded_merge_vocab, "count=1", "build the pattern"),
+    ("05", "merge_vocab", lambda pair, vocab: dict.fromkeys(merge_vocab(pair, vocab), 1),
+     "build the pattern", "the words are right, but not their counts"),
+    ("09", "greedy_pieces", greedy_trying(lambda word, start: range(len(word), start, -1), "##"),
+     "write '##' in front", "LONGEST"),
+    ("09", "greedy_pieces", greedy_trying(lambda word, start: range(len(word) - 1, start, -1)),
+     "write '##' in front", "LONGEST"),
+    ("02", "gpt2_split", lambda text: [c.strip() for c in nb02.reference_gpt2_split(text)],
+     "split", "join back to the text exactly"),
+    ("02", "gpt2_split", lambda text: nb02.reference_gpt2_split(text)[:-1], "split",
+     "join back to the text exactly"),
+    ("07", "most_frequent", lambda ids, k: sorted(Counter(ids).items(), key=lambda item: (
+        -item[1], -item[0]))[:k], "most_common", "among equal counts the smaller id first"),
+    ("08", "costliest_language", costliest_under("o200k_base"), "max, not min",
+     "count TOKENS with get_encoding("),
+    ("08", "costliest_language", costliest_under("gpt2"), "characters",
+     "count with the encoding you are given"),
+    ("08", "decode_pieces", decode_pieces_by(int), "BYTES", "int('E4', 16)"),
+    ("08", "decode_pieces", decode_pieces_by(lambda digits: int(digits, 16), first=lambda p: [
+        p[0][1:], *p[1:]]), "BYTES", "int('E4', 16)"),
+    ("08", "decode_pieces", decode_pieces_by(lambda digits: int(digits, 16), mark=""), "BYTES",
+     "int('E4', 16)"),
+]
+
+
+@pytest.mark.parametrize(("nn", "name", "wrong", "not_said", "said"), OFF_TARGET,
+                         ids=[f"{nn}-{name}-{k}" for k, (nn, name, *_) in enumerate(OFF_TARGET)])
+def test_a_hint_names_only_what_the_answer_did(nn, name, wrong, not_said, said):
+    result = checker(nn, name)(wrong)
+    assert not result.passed, result.message
+    hint = result.message.split("hint:")[1]
+    assert said in hint and not_said not in hint, result.message
+
+
+def test_a_value_passed_instead_of_a_function_is_told_with_the_checkers_name():
+    assert "check_merge(x) rather than check_merge(x())" in checker("04", "merge")(3).message

@@ -256,7 +256,7 @@ def test_a_tuple_for_a_list_is_told_the_container():
 
 def test_the_function_name_in_quotes_is_told_to_drop_them():
     result = checker("04", "merge")("my_merge")
-    assert "pass the function itself, without quotes: check_x(my_merge)" in result.message
+    assert "pass the function itself, without quotes: check_merge(my_merge)" in result.message
 
 
 def test_sys_exit_is_named_in_the_verdict():
