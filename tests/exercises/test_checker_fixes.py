@@ -147,8 +147,15 @@ def replay_in_rank_order(token, ranks):
     return tuple(parts)
 
 
+def merge_vocab_with_an_escaped_template(pair, vocab):
+    pattern = re.compile(r"(?<!\S)" + re.escape(" ".join(pair)) + r"(?!\S)")
+    return {pattern.sub("".join(pair).replace("\\", "\\\\"), word): n for word, n in vocab.items()}
+
+
 @pytest.mark.parametrize(("nn", "name", "right"), [
     ("06", "recover_pair", replay_in_rank_order),
+    ("05", "merge_vocab", merge_vocab_with_an_escaped_template),
+    ("05", "merge_vocab", nb05.merge_vocab_by()),  # a function replacement, as the stub has it
     ("04", "get_stats", get_stats),
     ("09", "unk_words", greedy_on_words_of(nb09.split_words)),
 ])
