@@ -113,8 +113,7 @@ def check_decode(func) -> CheckResult:
     """Check ``func(ids, vocab) -> str`` (vocab maps id -> bytes)."""
     vocab_hi = {104: b"h", 105: b"i", 256: b"hi", 257: b" \xf0\x9f", 258: b"\x91\x8b"}
     inputs = [([], {}), ([104], {104: b"h"}), ([256, 105], vocab_hi),
-              ([256, 257, 258], vocab_hi), ([128], {128: b"\x80"}),
-              ([257], vocab_hi)]
+              ([256, 257, 258], vocab_hi), ([128], {128: b"\x80"}), ([257], vocab_hi)]
 
     def ids_and_vocab(rng, size):
         vocab = {i: rng.choice((b"a", b"b c", b"\xc3", b"\xa9", b"\xf0\x9f", b"\x91\x8b"))
@@ -127,7 +126,10 @@ def check_decode(func) -> CheckResult:
                     "errors=\"replace\" so they become '\\ufffd' instead of raising.")
         return "look up the bytes of every id, join them ALL first, then decode once as UTF-8."
 
-    return check(func, decode, inputs, hint=hint, generate=ids_and_vocab)
+    other_errors = [(lambda ids, vocab, errors=errors: b"".join(map(vocab.get, ids)).decode(
+        "utf-8", errors), "decode with errors=\"replace\": a byte that is not UTF-8 becomes "
+        "'\\ufffd', a sign that something was lost.") for errors in ("ignore", "backslashreplace")]
+    return check(func, decode, inputs, hint=hint, generate=ids_and_vocab, wrong=other_errors)
 
 
 def check_encode(func) -> CheckResult:

@@ -20,7 +20,7 @@ from test_exercises import checker
 from bpe_workshop.algorithm.textbook import decode, get_stats, merge
 from bpe_workshop.algorithm.word_paper import merge_vocab
 from bpe_workshop.algorithm.wordpiece import WordPiece
-from bpe_workshop.exercises import core, nb02, nb04, nb05, nb06, nb08, nb09
+from bpe_workshop.exercises import core, nb02, nb04, nb05, nb06, nb07, nb08, nb09
 from bpe_workshop.files.offline import get_encoding
 
 
@@ -288,3 +288,17 @@ def test_a_hint_names_only_what_the_answer_did(nn, name, wrong, not_said, said):
 
 def test_a_value_passed_instead_of_a_function_is_told_with_the_checkers_name():
     assert "check_merge(x) rather than check_merge(x())" in checker("04", "merge")(3).message
+
+
+@pytest.mark.parametrize("errors", ["ignore", "backslashreplace"])
+def test_decode_with_another_errors_mode_is_told_which_one(errors):
+    result = checker("04", "decode")(
+        lambda ids, vocab: b"".join(vocab[i] for i in ids).decode("utf-8", errors))
+    assert not result.passed and 'hint: decode with errors="replace"' in result.message
+
+
+@pytest.mark.parametrize("name", ["longest_tokens", "most_frequent"])
+def test_one_too_many_is_told_to_keep_k(name):
+    reference = getattr(nb07, f"reference_{name}")
+    result = checker("07", name)(lambda table, k: reference(table, k + 1))
+    assert not result.passed and "[:k]" in result.message.split("hint:")[1]
