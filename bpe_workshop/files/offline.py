@@ -75,6 +75,7 @@ _SHIPPED: dict[str, tuple[ShippedFile, ...]] = {
     "r50k_base": (),  # its own file is written from GPT-2's ranks (see _fill_cache)
     "cl100k_base": (SHIPPED_FILES["cl100k_base.tiktoken"],),
     "o200k_base": (SHIPPED_FILES["o200k_base.tiktoken"],),
+    "o200k_harmony": (SHIPPED_FILES["o200k_base.tiktoken"],),  # its ranks; tiktoken adds tokens
 }
 
 OFFLINE_ENCODINGS: tuple[str, ...] = tuple(_SHIPPED)
@@ -231,6 +232,11 @@ def encoding_parts(name: str) -> tuple[dict[bytes, int], str, dict[str, int]]:
     if name == "o200k_base":
         return _tiktoken_ranks(name), O200K_PATTERN, {openai_public.ENDOFTEXT: 199999,
                                                       openai_public.ENDOFPROMPT: 200018}
+    if name == "o200k_harmony":  # gpt-oss's chat tokens, as tiktoken_ext.openai_public lists
+        words = "startoftext endoftext - - return constrain - channel start end message - - - call"
+        ranks, pattern, special = encoding_parts("o200k_base")  # "-": <|reserved_ID|>, to 201087
+        return ranks, pattern, special | {f"<|{w}|>" if w != "-" else f"<|reserved_{i}|>": i for
+                                          i, w in enumerate(words.split() + ["-"] * 1075, 199998)}
     # gpt2 and r50k_base: the same ranks, pattern and special token
     return _gpt2_ranks(), TIKTOKEN_GPT2_PATTERN, {openai_public.ENDOFTEXT: 50256}
 
