@@ -11,6 +11,8 @@ WIKI_MERGES = {(97, 97): 256, (97, 98): 257, (256, 257): 258}  # (left id, right
 # A merge table where the leftmost present pair is NOT the one learned first:
 # in "abc", (97, 98) comes first in the text but (98, 99) has the lower rank.
 RANK_MERGES = {(98, 99): 256, (97, 98): 257, (97, 256): 258}
+UTF8 = ("start from the UTF-8 bytes, list(text.encode('utf-8')), not ord(c): 'é' is one code "
+        "point, 233, but two bytes, 195 169, and merges join bytes.")
 PATTERNS = (GPT2_PATTERN, GPT4_PATTERN, r"\S+|\s+", r"[^,]+|,")  # for generated cases
 
 
@@ -29,8 +31,8 @@ def reference_encode_chunks(text: str, merges: dict[tuple[int, int], int],
 
 
 def random_merges(rng, size) -> dict[tuple[int, int], int]:
-    """Up to ``size`` merges over a, b, c, space and the ids made before each new one."""
-    merges, known = {}, [97, 98, 99, 32]
+    """Up to ``size`` merges over a, b, c, space, the bytes of é and the ids made before each."""
+    merges, known = {}, [97, 98, 99, 32, 195, 169]
     for _ in range(rng.randint(0, size)):
         pair = (rng.choice(known), rng.choice(known))
         if pair not in merges:
@@ -132,20 +134,53 @@ def check_decode(func) -> CheckResult:
     return check(func, decode, inputs, hint=hint, generate=ids_and_vocab, wrong=other_errors)
 
 
+def encode_by(pick=lambda pairs, ids, merges: min(pairs, key=merges.get),
+              start=lambda text: list(text.encode("utf-8")), again=True):
+    """A known wrong encode: merges ``pick(pairs, ids, merges)`` of the present pairs in merges."""
+    def encode(text, merges):
+        ids = start(text)
+        while pairs := [pair for pair in get_stats(ids) if pair in merges]:
+            pair = pick(pairs, ids, merges)
+            ids = merge(ids, pair, merges[pair])
+            if not again:
+                break
+        return ids
+    return encode
+
+
+from_code_points = encode_by(start=lambda text: [ord(c) for c in text])  # right for ASCII only
+
+
 def check_encode(func) -> CheckResult:
     """Check ``func(text, merges) -> ids``; merges maps (left, right) -> new id."""
     inputs = [*((text, WIKI_MERGES) for text in ("", "a", "aa", "aaa", "aaab", "aaabdaaabac",
                                                  "hé 👋", "Aa")),
-              ("abc", RANK_MERGES), ("xabcabc", RANK_MERGES)]
-    return check(func, reference_encode, inputs,
-                 generate=lambda rng, size: (random_text(rng, size, "aAbc "),
+              ("abc", RANK_MERGES), ("xabcabc", RANK_MERGES),  # below: the leftmost, the most
+              ("bcabcb", {(97, 98): 256, (98, 99): 257, (99, 97): 258}),  # frequent and the
+              ("cabbba", {(98, 98): 256, (98, 97): 257, (97, 98): 258})]  # latest pair differ
+
+    smallest = "merge the present pair with the smallest rank (merges[pair], the earliest learned)"
+    return check(func, reference_encode, inputs, hint=lambda args, expected, got: (
+        "when no present pair is in merges, every rank is infinity and min() still returns one "
+        "of them: check `if pair not in merges: break` before merges[pair]."
+        if isinstance(got, Raised) and isinstance(got.error, KeyError) else
+        f"start from list(text.encode('utf-8')); repeatedly {smallest}; stop when no present "
+        "pair is in merges."),
+                 generate=lambda rng, size: (random_text(rng, size, "aAbc é"),
                                              random_merges(rng, size)),
                  wrong=[(lambda text, merges: list(text.encode("utf-8")),
                          "no merge was applied: look up each present pair in merges and merge "
-                         "the best one.")],
-                 hint="start from list(text.encode('utf-8')); repeatedly merge the PRESENT pair "
-                      "with the smallest rank (merges[pair], the earliest learned); stop when no "
-                      "present pair is in merges.")
+                         "the best one."),
+                        (from_code_points, UTF8),
+                        (encode_by(lambda pairs, ids, merges: max(pairs, key=get_stats(ids).get)),
+                         f"you merged the most frequent pair: {smallest}, however often it "
+                         "occurs."),
+                        (encode_by(lambda pairs, ids, merges: max(pairs, key=merges.get)),
+                         f"you merged the latest learned pair first: {smallest}; min, not max."),
+                        (encode_by(lambda pairs, ids, merges: pairs[0]), "you merged the "
+                         f"leftmost pair that is in merges: {smallest}, wherever it stands."),
+                        (encode_by(again=False), "you merged only once: repeat (a while loop) "
+                         "until no present pair is in merges.")])
 
 
 def check_build_vocab(func) -> CheckResult:
@@ -171,20 +206,33 @@ def check_encode_chunks(func) -> CheckResult:
     """Check ``func(text, merges, pattern) -> ids``: split with the pattern, encode each chunk."""
     # (256, 32) = 'aa ' never occurs inside a GPT-2 chunk (chunks start with the space: ' aa'),
     # so it can only be applied by an encoder that forgets to split first.
-    merges = {(97, 97): 256, (256, 32): 257, (32, 256): 258}
+    merges = {(97, 97): 256, (256, 32): 257, (32, 256): 258, (195, 169): 259}  # 259: é
     inputs = [("", merges, GPT2_PATTERN), ("aa", merges, GPT2_PATTERN),
               ("aa aa", merges, GPT2_PATTERN), ("aa aa aa", merges, GPT2_PATTERN),
-              ("aa, aa!", merges, GPT2_PATTERN), ("aa aa", merges, r"\S+|\s+")]
-    return check(func, reference_encode_chunks, inputs,
-                 generate=lambda rng, size: (random_text(rng, size, "aab ,"),
+              ("aa, aa!", merges, GPT2_PATTERN), ("aa aa", merges, r"\S+|\s+"),
+              ("café 你", merges, GPT2_PATTERN), ("aé aa", merges, r"\S+|\s+")]
+
+    def hint(args, expected, got):
+        if isinstance(got, Raised) and "bad escape \\p" in str(got.error):
+            return ("Python's re module does not know \\p{L} (a letter) or \\p{N}; the "
+                    "patterns need the third-party regex module, which split_text(text, "
+                    "pattern) uses.")
+        return "split_text(text, pattern), encode each chunk with your encode, concatenate the ids."
+
+    return check(func, reference_encode_chunks, inputs, hint=hint,
+                 generate=lambda rng, size: (random_text(rng, size, "aab ,é你"),
                                              random_merges(rng, size), rng.choice(PATTERNS)),
                  wrong=[(lambda text, merges, pattern: reference_encode(text, merges),
                          "a merge joined bytes across a chunk boundary: split the text with the "
                          "pattern first (split_text(text, pattern)) and encode each chunk on "
                          "its own."),
+                        (lambda text, merges, pattern: [i for chunk in text.split(" ") for i in
+                                                        reference_encode(chunk, merges)],
+                         "you split on ' ' yourself, which loses the spaces and ignores the "
+                         "pattern: split_text(text, pattern) keeps every character."),
+                        (lambda text, merges, pattern: [i for chunk in split_text(
+                            text, pattern) for i in from_code_points(chunk, merges)], UTF8),
                         (lambda text, merges, pattern: reference_encode_chunks(text, merges,
                                                                                GPT2_PATTERN),
                          "you split with GPT-2's pattern, not with the pattern you are given: "
-                         "split_text(text, pattern).")],
-                 hint="split_text(text, pattern), encode each chunk with your encode, "
-                      "concatenate the ids.")
+                         "split_text(text, pattern).")])
