@@ -235,7 +235,8 @@ def check(
     refuses are skipped), shrunk while ``valid(*args)`` holds.
 
     Inputs run smallest repr first, so the failure reported is the smallest. Hints, first match
-    wins: :func:`shape_hint` (``alone`` replaces its sentence for a pair ``(answer, extra)``);
+    wins: :func:`shape_hint` (``alone`` replaces its sentence for ``(answer, extra)``, and for a
+    list or tuple where a str is expected);
     the sentence of the first ``(wrong_answer, sentence)`` in ``wrong`` whose answer equals the
     learner's on the failing case; ``hint``, a sentence or ``hint(args, expected, got)`` (``got``
     a :class:`Raised` if the function raised). ``same(args, expected, got)`` replaces ``==``;
@@ -553,7 +554,7 @@ def shape_hint(expected: object, got: object, alone: str = "") -> str:
         return (f"{'the values are right, but ' if right else ''}return {a_type(expected)}, not "
                 f"{a_type(got)}{lost}.")
     if kind is str and isinstance(got, (list, tuple)):
-        return f"return one str, not {a_type(got)}: join the pieces with ''.join(...)."
+        return alone or f"return one str, not {a_type(got)}: join the pieces with ''.join(...)."
     return f"return {a_type(expected)}, not {a_type(got)} ({shown(got)})."
 
 
