@@ -250,7 +250,7 @@ def check_data() -> str:
             raise CheckFailed(str(err), reinstall_fix()) from None
         sizes.append(f"{name} {path.stat().st_size // 1024} KB")
     # the folder `bpe-workshop start` copies from (course.series.SERIES, a layer above)
-    if (carried := len(list(Path(__file__).with_name("notebooks").glob("**/*.ipynb")))) < 20:
+    if (carried := len(list((corpora.SERIES_ROOT / "notebooks").glob("**/*.ipynb")))) < 20:
         raise CheckFailed(f"the package holds {carried} of the 20 notebooks", reinstall_fix())
     try:
         corpora.load_stdlib_code(max_bytes=20_000)

@@ -1,7 +1,7 @@
 """The series in a learner's folder: copied once, updated with care, never overwritten.
 
-The notebooks this release carries live inside the package (``bpe_workshop/notebooks``: the
-files themselves in a wheel, a link to the repository's ``notebooks/`` in a clone). The first
+The notebooks this release carries live inside the package (``bpe_workshop/notebooks``) in a
+wheel, in the repository's ``notebooks/`` in a clone (``SERIES_ROOT`` knows which). The first
 ``bpe-workshop start`` copies them, with their solutions, into the learner's folder. A later run,
 after an upgrade, replaces only the notebooks the learner never changed. It tells them apart by
 a manifest it keeps in the folder, ``.bpe-workshop.json``: the sha256 of each notebook as it was
@@ -21,7 +21,9 @@ import json
 import os
 from pathlib import Path
 
-SERIES = Path(__file__).parents[1] / "notebooks"  # the notebooks this release carries
+from bpe_workshop.files.corpora import SERIES_ROOT
+
+SERIES = SERIES_ROOT / "notebooks"  # the notebooks this release carries
 FIRST = "00_why_tokenization.ipynb"  # where JupyterLab opens
 MANIFEST = ".bpe-workshop.json"  # {"files": {name: sha256 as copied}} in the learner's folder
 

@@ -28,9 +28,9 @@ EXCLUDED_STDLIB_DIRS = frozenset({"site-packages", "dist-packages", "test", "tes
 # The line written before each file in load_stdlib_code, e.g. "# ---- file: json/decoder.py".
 STDLIB_HEADER = "# ---- file: {relative_path}\n"
 
-# The package's own data/ folder: the files themselves in an installed wheel, a link to the
-# repository's data/ in a clone (the wheel is built through that link).
-_DATA_DIR = Path(__file__).parents[1] / "data"
+_PACKAGE = Path(__file__).parents[1]  # holds data/ and notebooks/ in a wheel (the build maps them)
+SERIES_ROOT = _PACKAGE if (_PACKAGE / "data").is_dir() else _PACKAGE.parent  # else a clone's top
+_DATA_DIR = SERIES_ROOT / "data"
 
 
 def data_path(name: str) -> Path:
@@ -49,8 +49,8 @@ def data_path(name: str) -> Path:
     if not _DATA_DIR.is_dir():
         raise FileNotFoundError(f"The data folder {_DATA_DIR} does not exist, so this copy of "
                                 "bpe_workshop is incomplete: reinstall the course (`pip install "
-                                "--force-reinstall bpe-workshop`, or `make` in a clone, where "
-                                "bpe_workshop/data is a link to data/).")
+                                "--force-reinstall bpe-workshop`, or `git checkout -- data` in a "
+                                "clone).")
     path = _DATA_DIR / name
     if not path.is_file():
         available = sorted(p.name for p in _DATA_DIR.iterdir() if p.is_file())

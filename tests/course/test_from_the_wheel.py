@@ -10,6 +10,7 @@ installs it again with ``--no-index``. Slow (minutes: it installs the course twi
 ``wheel``, left out of ``make quick``.
 """
 
+import hashlib
 import json
 import os
 import secrets
@@ -67,15 +68,27 @@ def test_the_wheel_and_sdist_carry_the_course_and_no_tests(built):
         entry_points = next(archive.read(name).decode() for name in in_wheel
                             if name.endswith(".dist-info/entry_points.txt"))
         in_sdist = [name.split("/", 1)[1] for name in tar.getnames() if "/" in name]
-    for names in (in_wheel, in_sdist):
-        notebooks = [n for n in names if n.startswith("bpe_workshop/notebooks/")]
+    # the sdist is laid out as the repository; the wheel maps data/ and notebooks/ into the package
+    for names, inside in ((in_wheel, "bpe_workshop/"), (in_sdist, "")):
+        notebooks = [n for n in names if n.startswith(f"{inside}notebooks/")]
         assert len([n for n in notebooks if n.endswith(".ipynb")]) == 20, notebooks
         for data in ("english.txt", "multilingual.txt", "gpt2.cuts", "cl100k_base.cuts",
                      "o200k_base.cuts"):
-            assert f"bpe_workshop/data/{data}" in names
+            assert f"{inside}data/{data}" in names
         assert not [n for n in names if n.startswith(("tests/", "benchmarks/"))]
     assert "bpe_workshop/course/cli.py" in in_wheel
     assert "bpe-workshop = bpe_workshop.course.cli:main" in entry_points
+
+
+def test_the_wheel_carries_the_hash_of_every_series_file_it_holds(built):
+    with zipfile.ZipFile(built[0]) as archive:
+        series = {name.removeprefix("bpe_workshop/"): archive.read(name)
+                  for name in archive.namelist()
+                  if name.startswith(("bpe_workshop/data/", "bpe_workshop/notebooks/"))}
+        lines = archive.read("bpe_workshop/series.sha256").decode().splitlines()
+    listed = dict(reversed(line.split("  ", 1)) for line in lines)
+    assert sorted(listed) == sorted(series) and "notebooks/04_byte_level_bpe.ipynb" in listed
+    assert listed == {name: hashlib.sha256(data).hexdigest() for name, data in series.items()}
 
 
 def test_the_installed_course_lives_in_site_packages(installed, tmp_path):
