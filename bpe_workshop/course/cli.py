@@ -5,13 +5,15 @@
     bpe-workshop wheelhouse FOLDER  every wheel the course needs, for an offline room
     bpe-workshop hub                a classroom JupyterHub: attendees need only a browser
 
-Exit status: 0 done, 1 failed, 2 a wrong command line (argparse's). ``make lab`` and
-``make check`` in a clone run this same code.
+Exit status: 0 done, 1 failed, 2 a wrong command line (argparse's). A file or folder problem
+is one sentence naming the path and what to do. ``make lab`` and ``make check`` in a clone run
+this same code.
 """
 
 from __future__ import annotations
 
 import argparse
+import errno
 import os
 import subprocess
 import sys
@@ -20,6 +22,17 @@ from pathlib import Path
 from bpe_workshop import check as setup_check
 from bpe_workshop.course import hub, wheelhouse
 from bpe_workshop.course.series import FIRST, copy_series, reset_notebook
+
+PROBLEMS = {  # errno -> what it means for a learner's file or folder, and what to do
+    errno.EEXIST: "a file is in the way of folder {path}: move it, or name another folder",
+    errno.EACCES: "you may not write {path}: name a folder of yours, such as one in your home",
+    errno.EPERM: "{path} may not be changed (immutable? see lsattr -d): name another folder",
+    errno.ENOSPC: "no room to write {path} (disk full, or ulimit -f): free some, or name another",
+    errno.ELOOP: "{path} goes through a loop of symbolic links: remove the link, or name another",
+    errno.ENAMETOOLONG: "a name in {path} is too long for the disk: name a shorter folder",
+}
+PROBLEMS[errno.ENOTDIR] = PROBLEMS[errno.EEXIST]  # a file where a folder of the path belongs
+PROBLEMS[errno.EFBIG] = PROBLEMS[errno.EDQUOT] = PROBLEMS[errno.ENOSPC]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -30,7 +43,8 @@ def main(argv: list[str] | None = None) -> int:
         epilog="example: bpe-workshop start my-course   (then open the address it prints)")
     version = setup_check.installed_version(setup_check.DISTRIBUTION) or "(not installed)"
     parser.add_argument("--version", action="version", version=f"%(prog)s {version}")
-    subparsers = parser.add_subparsers(title="commands", metavar="COMMAND", required=True)
+    subparsers = parser.add_subparsers(title="commands", metavar="COMMAND", required=True,
+                                       dest="command")
     register_start(subparsers)
     subparsers.add_parser(
         "check", help="the set-up check: one line per check, and the fix for each failure",
@@ -39,11 +53,12 @@ def main(argv: list[str] | None = None) -> int:
     ).set_defaults(run=lambda args: setup_check.main())
     wheelhouse.register(subparsers)
     hub.register(subparsers)
-    args, extra = parser.parse_known_args(argv)
-    if extra and not getattr(args, "takes_extra", False):
-        parser.error(f"unrecognized arguments: {' '.join(extra)}")
-    if extra:
-        args.extra = extra[1:] if extra[0] == "--" else extra
+    argv = list(sys.argv[1:] if argv is None else argv)
+    cut = argv.index("--") if "--" in argv else len(argv)  # what follows `--` is Jupyter's
+    args = parser.parse_args(argv[:cut])  # subtle: so an unknown option before it is refused
+    if cut < len(argv) and not getattr(args, "takes_extra", False):
+        parser.error(f"unrecognized arguments: {' '.join(argv[cut:])}")
+    args.extra = argv[cut + 1:]
     try:
         return args.run(args)
     except KeyboardInterrupt:
@@ -51,6 +66,23 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:  # `... | head -3` closed the pipe: stop quietly, as a filter does
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
+    except OSError as err:
+        print(f"bpe-workshop {args.command}: {explain(err)}", file=sys.stderr)
+        return 1
+
+
+def explain(err: OSError) -> str:
+    """A file system error as one sentence: the path, what is wrong, what to do.
+
+    >>> explain(OSError(errno.ENOSPC, "No space left on device", "course/04.ipynb"))
+    'no room to write course/04.ipynb (disk full, or ulimit -f): free some, or name another'
+    >>> explain(OSError("an error that is already a sentence"))
+    'an error that is already a sentence'
+    """
+    if err.errno is None:
+        return str(err)
+    path = err.filename2 or err.filename or "a file"  # a rename's target is the one to name
+    return PROBLEMS.get(err.errno, "{path}: {strerror}").format(path=path, strerror=err.strerror)
 
 
 def register_start(subparsers) -> None:
@@ -61,29 +93,56 @@ def register_start(subparsers) -> None:
                     "newer one from an upgrade goes beside yours as NAME.new.ipynb. Anything "
                     "after -- goes to Jupyter.",
         epilog="example: bpe-workshop start my-course --port 8890 -- --ServerApp.ip=0.0.0.0")
-    parser.add_argument("folder", nargs="?", type=Path, default=Path("bpe-workshop"),
+    parser.add_argument("folder", nargs="?", type=folder_argument, default="bpe-workshop",
                         help="where the series lives (default: ./bpe-workshop)")
-    parser.add_argument("--reset", metavar="NAME", help="put notebook NAME (e.g. 04) back as "
-                        "the release has it; yours is kept as NAME.backup.ipynb")
-    parser.add_argument("--port", type=int, help="JupyterLab's port (default: Jupyter's, 8888)")
+    parser.add_argument("--reset", metavar="NN", help="put notebook NN (e.g. 04) back as the "
+                        "release has it; yours is kept as NAME.backup.ipynb")
+    parser.add_argument("--port", type=port, help="JupyterLab's port (default: Jupyter's, 8888)")
     parser.add_argument("--no-browser", action="store_true", help="do not open a browser")
     parser.add_argument("--no-lab", action="store_true",
                         help="copy or update the series, then stop")
-    parser.set_defaults(run=start, takes_extra=True, extra=[])
+    parser.set_defaults(run=start, takes_extra=True)
+
+
+def port(text: str) -> int:
+    """``--port``'s value, a TCP port: ``port("8890")`` is 8890, 0 and 99999999 are refused."""
+    if not text.isdigit() or not 1 <= int(text) <= 65535:
+        raise argparse.ArgumentTypeError(
+            f"{text} is not a port: give a number from 1 to 65535, such as 8890")
+    return int(text)
+
+
+def folder_argument(text: str) -> Path:
+    """``start``'s FOLDER, absolute, ``~`` expanded; refused (exit 2) when neither can be."""
+    try:
+        return Path(text).expanduser().absolute()
+    except RuntimeError:  # ~name: no such user
+        raise argparse.ArgumentTypeError(f"{text}: no user {text[1:].split('/')[0]!r} on this "
+                                         "machine; give the folder's whole path") from None
+    except FileNotFoundError:  # os.getcwd() of a folder that was deleted
+        raise argparse.ArgumentTypeError("the current folder no longer exists: cd into one "
+                                         "that does, or give FOLDER's whole path") from None
 
 
 def start(args) -> int:
     try:
-        lines = (reset_notebook(args.folder, args.reset) if args.reset
-                 else copy_series(args.folder))
-    except (ValueError, OSError) as err:
+        lines = (copy_series(args.folder) if args.reset is None
+                 else reset_notebook(args.folder, args.reset))
+    except ValueError as err:
         print(f"bpe-workshop start: {err}", file=sys.stderr)
-        return 2 if isinstance(err, ValueError) else 1
+        return 2
     print("\n".join(lines), flush=True)
     if args.no_lab:
         return 0
-    return subprocess.call(lab_command(args.folder, args.port, args.no_browser, args.extra),
-                           cwd=args.folder)
+    return run_lab(lab_command(args.folder, args.port, args.no_browser, args.extra))
+
+
+def run_lab(command: list[str]) -> int:
+    """JupyterLab in this very process, as ``jupyter lab`` does it (``exec``): a SIGTERM or a
+    SIGINT sent to ``bpe-workshop start`` reaches JupyterLab itself, which stops its kernels."""
+    if os.name == "nt":  # Windows' exec would start another process and return at once
+        return subprocess.call(command)
+    os.execv(command[0], command)
 
 
 def lab_command(folder: Path, port: int | None, no_browser: bool, extra: list[str]) -> list[str]:
