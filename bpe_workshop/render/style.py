@@ -7,6 +7,10 @@ above 12:1) and a border on every token: colour is never the only cue, in light 
 """
 from __future__ import annotations
 
+import base64
+import gzip
+import json
+
 # Token backgrounds; with text colour #111 each has a contrast ratio above 12:1.
 PALETTE = (
     "#ffd6a5", "#caffbf", "#9bf6ff", "#bdb2ff",
@@ -64,6 +68,9 @@ _RULES = f"""
 .bpe-view .bpe-columns {{ display: flex; flex-wrap: wrap; gap: 0.6em; }}
 .bpe-view .bpe-column {{ flex: 1 1 20em; min-width: 0; max-width: 100%;
   border: 1px solid #8888; border-radius: 0.4em; padding: 0.25em 0.5em; }}
+.bpe-view .bpe-tree {{ overflow-x: auto; }} .bpe-view .bpe-node {{ display: inline-flex;
+  flex-direction: column; align-items: center; }} .bpe-view .bpe-below {{ display: flex;
+  gap: 0.3em; border-top: 1px solid #888; padding-top: 0.15em; align-items: flex-start; }}
 .bpe-view .bpe-scroll {{ max-height: min(22em, 45vh); overflow-y: auto; }}
 .bpe-play > button:nth-child(2) {{ display: none; }}
 """
@@ -103,3 +110,17 @@ def view(body: str, include_css: bool = True) -> str:
     '<div class="bpe-view"><b>hi</b></div>'
     """
     return f'<div class="bpe-view">{CSS if include_css else ""}{body}</div>'
+
+
+def frames_html(frames: list[str]) -> str:
+    """A stepper's every frame in one block, for the reading copy to step through with no kernel.
+
+    The frames travel as gzipped JSON in base64; the site's script unpacks them and adds the
+    controls; with no script the first frame shows.
+
+    >>> block = frames_html(["<b>step 0</b>", "<b>step 1</b>"])
+    >>> block.startswith('<div class="bpe-frames" data-frames="H4sI'), block[-19:]
+    (True, '<b>step 0</b></div>')
+    """
+    packed = base64.b64encode(gzip.compress(json.dumps(frames).encode(), mtime=0)).decode()
+    return f'<div class="bpe-frames" data-frames="{packed}">{frames[0]}</div>'

@@ -9,20 +9,44 @@ written on screen by :func:`shows_errors`, never a traceback under a live widget
 from __future__ import annotations
 
 import functools
+import os
 from collections.abc import Sequence
 
 import ipywidgets as widgets
 
+from bpe_workshop.render.style import frames_html
 from bpe_workshop.render.tables import message_html
+
+# Set while `bpe-workshop site` runs the notebooks: a widget then also writes the HTML that
+# its page shows with no kernel; the site fills in the {colab} and {binder} addresses.
+READING_COPY = "BPE_WORKSHOP_READING_COPY"
+NEEDS_KERNEL = ('<p class="bpe-needs-kernel">This widget needs a running Python: <a '
+                'href="{colab}">open in Colab</a> or <a href="{binder}">launch on Binder</a>.</p>')
 
 
 class WidgetView:
     """Base for the widgets: ``.widget`` is the box; the object displays as that box."""
 
     widget: widgets.Widget
+    stepped_on_site = False  # a stepper: the reading copy steps through its slider's values
 
     def _repr_mimebundle_(self, **kwargs):
-        return self.widget._repr_mimebundle_(**kwargs)
+        bundle = self.widget._repr_mimebundle_(**kwargs)
+        if os.environ.get(READING_COPY):
+            bundle["text/html"] = self.reading_copy()
+        return bundle
+
+    def reading_copy(self) -> str:
+        """The HTML a page shows with no kernel: a stepper's every step, made now; any other
+        widget's first state and where to get a kernel."""
+        if not self.stepped_on_site:
+            return getattr(self, "value", "") + NEEDS_KERNEL
+        start, frames = self.slider.value, []
+        for step in range(self.slider.max + 1):
+            self.slider.value = step
+            frames.append(self.value)
+        self.slider.value = start
+        return frames_html(frames)
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__}: display it in a notebook, or use .widget>"

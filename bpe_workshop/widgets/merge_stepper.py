@@ -39,6 +39,8 @@ class _MergeStepper(WidgetView):
     ``pair_counts_at(step)``, ``num_steps``, ``pause()``, ``reset()``.
     """
 
+    stepped_on_site = True
+
     def __init__(self, text: str, vocab_size: int = 512, pattern: str | None = "gpt4",
                  tokenizer: ByteLevelBPE | None = None, *, window_bytes: int = WINDOW_BYTES,
                  top: int = 10, interval_ms: int = 400):

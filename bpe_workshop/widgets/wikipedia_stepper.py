@@ -34,6 +34,8 @@ class _WikipediaStepper(WidgetView):
     ``HandStep`` list), ``current`` (the string at the slider's step).
     """
 
+    stepped_on_site = True
+
     def __init__(self, text: str = "aaabdaaabac", tie_rule: str = "smallest"):
         require_str(text, "text")
         if tie_rule not in TIE_RULES:

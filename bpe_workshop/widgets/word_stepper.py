@@ -25,6 +25,8 @@ class _WordStepper(WidgetView):
     ``tokenizer`` (the WordLevelBPE), ``table`` (rows of the step shown).
     """
 
+    stepped_on_site = True
+
     def __init__(self, text_or_tokenizer: str | WordLevelBPE, num_merges: int = 20, *,
                  max_rows: int = MAX_ROWS, interval_ms: int = 700):
         if not isinstance(text_or_tokenizer, (str, WordLevelBPE)):
