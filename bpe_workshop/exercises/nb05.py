@@ -19,6 +19,8 @@ from bpe_workshop.tokenizers.word_level import WordLevelBPE
 
 PAPER_VOCAB = {"l o w </w>": 5, "l o w e r </w>": 2, "n e w e s t </w>": 6, "w i d e s t </w>": 3}
 SYMBOLS = ("a", "E", "e", "s", "t", "n", "es", "st", ".", "\\", "</w>")  # for generated cases
+MARK = ("'</w>' is one symbol, not four characters: add it as an item, [*word, '</w>'], not as "
+        "text (word + '</w>' splits into '<', '/', 'w', '>').")
 
 
 def reference_apply_merges(word: str, merges: list[tuple[str, str]]) -> list[str]:
@@ -60,7 +62,9 @@ def check_word_table(func) -> CheckResult:
                          "keep the text as it is: 'The' and 'the' are two different words here."),
                         (word_table_by(words=lambda text: re.findall(r"\w+", text)),
                          "split on whitespace only (text.split()): punctuation stays part of "
-                         "its word, 'end.' is 'e n d . </w>'.")],
+                         "its word, 'end.' is 'e n d . </w>'."),
+                        (lambda text: {" ".join(w + "</w>"): n for w, n in Counter(
+                            text.split()).items()}, MARK)],
                  hint="one key per distinct word, in first-seen order: its characters and '</w>' "
                       "joined by single spaces; the value is how often the word occurs.")
 
@@ -79,11 +83,14 @@ def check_apply_merges(func) -> CheckResult:
             known.insert(0, "".join(merges[-1]))
         return "".join(rng.choice("esTt") for _ in range(rng.randint(1, size + 1))), merges
 
+    def merged_from(first):  # known wrong starts: no '</w>', or '</w>' as four characters
+        return lambda word, merges: functools.reduce(lambda text, pair: [*merge_vocab(
+            pair, {text: 1})][0], merges, " ".join(first(word))).split()
+
     return check(func, reference_apply_merges, inputs, generate=word_and_merges,
-                 wrong=[(lambda word, merges: functools.reduce(lambda text, pair: [*merge_vocab(
-                            pair, {text: 1})][0], merges, " ".join(word)).split(),
-                         "start from list(word) + ['</w>']: the end-of-word marker is a symbol "
-                         "too.")],
+                 wrong=[(merged_from(list), "start from list(word) + ['</w>']: the end-of-word "
+                         "marker is a symbol too."),
+                        (merged_from(lambda word: word + "</w>"), MARK)],
                  hint="apply each merge once, in the order given, to the whole word (left to "
                       "right, no overlaps: 'aaa' with ('a', 'a') gives ['aa', 'a', '</w>']); a "
                       "later merge may use symbols made by earlier ones.")

@@ -86,7 +86,8 @@ def check_costliest_language(func) -> CheckResult:
         return some(*codes), rng.choice(("gpt2", "cl100k_base"))
 
     return check(func, reference_costliest_language, inputs, hint=hint,
-                 generate=sentences_and_encoding,
+                 generate=sentences_and_encoding, alone="return only the language code: "
+                 "most_common(1) gives [(code, count)]; take [0][0], or max(sentences, key=...).",
                  wrong=[(costliest_by(lambda text, _: len(text)), "count TOKENS, not characters."),
                         (costliest_by(lambda text, _: len(text.encode())), "count TOKENS, not "
                          "bytes: a rare script takes many bytes but may take few tokens."),
@@ -123,6 +124,9 @@ def check_decode_pieces(func) -> CheckResult:
 
     def hint(args, expected, got):
         (pieces,) = args
+        if isinstance(got, str) and got == reference_decode_pieces(
+                [piece for piece in pieces if not BYTE_PIECE.fullmatch(piece)]):
+            return "the <0x..> pieces went missing: each is one byte, int('E4', 16); keep them."
         if isinstance(got, str) and WORD_MARK in got:
             return "replace the word mark '▁' (U+2581) by a space."
         if isinstance(got, str) and "<0x" in got:
@@ -141,7 +145,8 @@ def check_decode_pieces(func) -> CheckResult:
                 "its UTF-8 bytes: join all the bytes, decode once (errors='replace'), and take "
                 "off the one space the encoder put before the text.")
 
-    groups = (["▁a"], ["b"], ["▁"], ["é"], ["<0x41>"], ["<0xE4>", "<0xBD>", "<0xA0>"], ["▁▁"])
+    groups = (["▁a"], ["b"], ["▁"], ["é"], ["<0x41>"], ["<0xE4>", "<0xBD>", "<0xA0>"], ["▁▁"],
+              ["▁你好"], ["<0xC3>", "<0xA9>"])
     return check(func, reference_decode_pieces, inputs, hint=hint,
                  generate=lambda rng, size: ([piece for _ in range(rng.randint(0, size))
                                               for piece in rng.choice(groups)],))

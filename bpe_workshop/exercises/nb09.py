@@ -168,11 +168,15 @@ def check_best_path(func) -> CheckResult:
     """Check ``func(word, scores) -> [pieces]``."""
     inputs = [(word, dict(SCORES)) for word in ("▁", "▁a", "▁hat", "▁hats", "▁tat", "▁sat",
                                                 "hat", "▁hathat", "▁Hat")]
+    inputs += [("▁▁hat", {**dict(SCORES), "▁▁ha": -9.0})]  # not greedy, nor the fewest pieces
     return check(func, reference_best_path, inputs, generate=word_and_scores, same=same_score,
                  valid=lambda word, scores: word and set(word) <= set(scores),
                  alone="return only the pieces; `viterbi` returns `(pieces, score)`, here "
                        "return `pieces`.",
-                 wrong=[(greedy_by(inside=("",)), "greedy longest-first is not the same: the "
+                 wrong=[(lambda word, scores: reference_best_path(word, dict.fromkeys(
+                     scores, -1.0)), "you found the cut with the FEWEST pieces: the best path "
+                     "has the highest total score, which may take more pieces."),
+                        (greedy_by(inside=("",)), "greedy longest-first is not the same: the "
                          "best path may start with a shorter piece. Keep best[i] for every end "
                          "i."),
                         (lambda word, scores: reference_best_path(word, {

@@ -15,6 +15,7 @@ from test_exercises import checker
 
 from bpe_workshop import get_stats, merge
 from bpe_workshop.algorithm.patterns import split_text
+from bpe_workshop.files.offline import get_encoding
 
 
 def encode_choosing(choose, start=lambda text: list(text.encode("utf-8")), repeat=True):
@@ -73,6 +74,44 @@ def encode_chunks_with_re(text, merges, pattern):
             for i in encode_choosing(lowest_rank)(chunk, merges)]
 
 
+def word_table_with_the_mark_as_text(text):
+    return {" ".join(word + "</w>"): n for word, n in Counter(text.split()).items()}
+
+
+def apply_merges_with_the_mark_as_text(word, merges):
+    symbols = list(word + "</w>")  # '<', '/', 'w', '>': four symbols instead of one
+    for left, right in merges:
+        out, i = [], 0
+        while i < len(symbols):
+            if symbols[i:i + 2] == [left, right]:
+                out, i = [*out, left + right], i + 2
+            else:
+                out, i = [*out, symbols[i]], i + 1
+        symbols = out
+    return symbols
+
+
+def costliest_by_most_common(sentences, encoding_name):
+    encoding = get_encoding(encoding_name)
+    return Counter({code: len(encoding.encode(text))
+                    for code, text in sentences.items()}).most_common(1)
+
+
+def decode_pieces_dropping_bytes(pieces):
+    text = "".join(piece.replace("▁", " ") for piece in pieces if not piece.startswith("<0x"))
+    return text[1:] if pieces and pieces[0].startswith("▁") else text
+
+
+def best_path_with_fewest_pieces(word, scores):  # a Viterbi that counts pieces, scores ignored
+    fewest = [[]] + [None] * len(word)  # fewest[i]: the shortest cut of word[:i]
+    for end in range(1, len(word) + 1):
+        for start in range(end):
+            if word[start:end] in scores and fewest[start] is not None and (
+                    fewest[end] is None or len(fewest[start]) + 1 < len(fewest[end])):
+                fewest[end] = [*fewest[start], word[start:end]]
+    return fewest[-1]
+
+
 # (notebook, exercise, wrong answer, the start of the failing call, words of the hint)
 WRONG = [
     ("04", "encode", encode_without_the_stop, "('Aa', {", "if pair not in merges: break"),
@@ -84,13 +123,21 @@ WRONG = [
     ("04", "encode", encode_choosing(lambda stats, merges: max(
         learned(stats, merges), key=merges.get, default=None)), "('abc', {",
      "the latest learned pair first"),
-    ("04", "encode", encode_choosing(lambda stats, merges: next(iter(learned(stats, merges)), None)),
+    ("04", "encode", encode_choosing(lambda stats, merges: next(iter(learned(stats, merges)),
+                                                                None)),
      "('abc', {", "you merged the leftmost pair"),
     ("04", "encode", encode_choosing(lowest_rank, repeat=False), "('abc', {",
      "you merged only once"),
     ("04", "encode_chunks", encode_chunks_from_code_points, "('aé aa', {", "not ord(c)"),
     ("04", "encode_chunks", encode_chunks_split_on_spaces, "('aa aa', {", "you split on ' '"),
     ("04", "encode_chunks", encode_chunks_with_re, "('', {", "the third-party regex module"),
+    ("05", "word_table", word_table_with_the_mark_as_text, "('a')", "not as text"),
+    ("05", "apply_merges", apply_merges_with_the_mark_as_text, "('a', [])", "not as text"),
+    ("08", "costliest_language", costliest_by_most_common, "({'fr': 'Bonjour'}, 'gpt2')",
+     "most_common(1) gives [(code, count)]"),
+    ("08", "decode_pieces", decode_pieces_dropping_bytes, "(['<0x41>'])",
+     "the <0x..> pieces went missing"),
+    ("09", "best_path", best_path_with_fewest_pieces, "('▁hat', {", "the FEWEST pieces"),
 ]
 
 
