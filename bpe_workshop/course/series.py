@@ -21,17 +21,28 @@ import json
 import os
 from pathlib import Path
 
+from bpe_workshop.check import reinstall_fix
 from bpe_workshop.files.corpora import SERIES_ROOT
 
 SERIES = SERIES_ROOT / "notebooks"  # the notebooks this release carries
 FIRST = "00_why_tokenization.ipynb"  # where JupyterLab opens
 MANIFEST = ".bpe-workshop.json"  # {"files": {name: sha256 as copied}} in the learner's folder
+BUILT = SERIES_ROOT / "series.sha256"  # "<sha256>  notebooks/NAME" lines, made with the wheel
 
 
-def release_files() -> dict[str, Path]:
-    """The release's notebooks and solutions by name, solutions as ``solutions/NAME``."""
+def release_files() -> dict[str, bytes]:
+    """The release's notebooks and solutions (as ``solutions/NAME``): name -> bytes, checked
+    against the hashes the wheel was built with (a clone has none: its notebooks are its own)."""
     found = sorted(SERIES.glob("*.ipynb")) + sorted(SERIES.glob("solutions/*.ipynb"))
-    return {path.relative_to(SERIES).as_posix(): path for path in found}
+    files = {path.relative_to(SERIES).as_posix(): _read(path) for path in found}
+    built = [line.partition("  notebooks/") for line in  # (sha256, _, name); data has no name
+             (_read(BUILT).decode(errors="replace").splitlines() if BUILT.exists() else [])]
+    damaged = [name for sha, _, name in built
+               if name and (name not in files or _sha(files[name]) != sha)]
+    if damaged:
+        raise OSError(f"the installed series is damaged, {', '.join(damaged)} missing or changed: "
+                      f"{reinstall_fix()}")
+    return files
 
 
 def copy_series(folder: Path) -> list[str]:
@@ -39,15 +50,14 @@ def copy_series(folder: Path) -> list[str]:
 
     Notebooks the learner changed are never written over (see the module's docstring).
     """
-    folder = Path(folder).expanduser().absolute()
-    if folder.resolve() == SERIES.resolve():
+    if os.path.realpath(folder) == os.path.realpath(SERIES):
         return [f"Opening the series where it lives, {folder} (nothing to copy)."]
     folder.joinpath("solutions").mkdir(parents=True, exist_ok=True)
-    copied = _read_manifest(folder)
+    copied = _read_manifest(folder) or {}
     new, updated, beside = [], [], []
-    for name, source in release_files().items():
-        release, target = source.read_bytes(), folder / name
-        have = _sha(target.read_bytes()) if target.exists() else None
+    for name, release in release_files().items():
+        target = folder / name
+        have = _sha(_read(target)) if target.exists() else None
         if have == _sha(release):  # already this release's
             copied[name] = have
             continue
@@ -78,29 +88,22 @@ def copy_series(folder: Path) -> list[str]:
     return lines or [f"The series in {folder} is up to date."]
 
 
-def reset_notebook(folder: Path, name: str) -> list[str]:
-    """Put the release's ``name`` (``04``, ``04_byte_level_bpe`` or the file name) back in
-    ``folder``, keeping the learner's as ``NAME.backup.ipynb``; the lines to tell the learner."""
-    folder = Path(folder).expanduser().absolute()
+def reset_notebook(folder: Path, number: str) -> list[str]:
+    """Put the release's notebook ``number`` (``"04"``) back in ``folder``, a copy of the series,
+    keeping the learner's as ``NAME.backup.ipynb``; the lines to tell the learner."""
     files = release_files()
-    stem = name.removesuffix(".ipynb")
-    matches = [known for known in files
-               if known.removesuffix(".ipynb") == stem
-               or ("/" in stem) == ("/" in known) and known.startswith(stem)]
-    if len(matches) != 1:
-        choices = ", ".join(known.removesuffix(".ipynb") for known in files if "/" not in known)
-        raise ValueError(f"--reset takes one notebook of the series, such as 04 or "
-                         f"04_byte_level_bpe; {name!r} matches {len(matches)}: "
-                         f"choose from {choices}")
-    known, target = matches[0], folder / matches[0]
-    release = files[known].read_bytes()
-    lines = []
-    if target.exists() and _sha(target.read_bytes()) != _sha(release):
-        backup = _write_beside(target, "backup", target.read_bytes())
-        lines.append(f"Your {known} is kept as {backup.name}.")
-    target.parent.mkdir(parents=True, exist_ok=True)
+    notebooks = {name[:2]: name for name in files if "/" not in name}  # "04" -> its file name
+    if number not in notebooks:
+        raise ValueError(f"--reset takes the number of a notebook ({', '.join(notebooks)}), not "
+                         f"{number!r}")
+    if (copied := _read_manifest(folder)) is None:
+        raise ValueError(f"the series was never copied into {folder}: check the folder's name, "
+                         f"or run `bpe-workshop start {folder}` first")
+    known, target = notebooks[number], folder / notebooks[number]
+    release, lines = files[known], []
+    if target.exists() and (mine := _read(target)) != release:
+        lines.append(f"Your {known} is kept as {_write_beside(target, 'backup', mine).name}.")
     _write(target, release)
-    copied = _read_manifest(folder)
     copied[known] = _sha(release)
     _write(folder / MANIFEST, json.dumps({"files": copied}, indent=1).encode())
     return [*lines, f"{known} is the release's again."]
@@ -110,13 +113,25 @@ def _sha(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def _read_manifest(folder: Path) -> dict[str, str]:
-    """Name -> sha256 as copied; empty when the file is missing or damaged (the safe side)."""
+def _read_manifest(folder: Path) -> dict[str, str] | None:
+    """Name -> sha256 as copied; empty when the file is damaged (the safe side), None when
+    there is none (the series was never copied there)."""
     try:
-        files = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))["files"]
+        files = json.loads(_read(folder / MANIFEST))["files"]
         return {str(name): str(sha) for name, sha in files.items()}
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+    except FileNotFoundError:
+        return None
+    except (ValueError, KeyError, TypeError, AttributeError, RecursionError):
         return {}
+
+
+def _read(path: Path) -> bytes:
+    """A file's bytes; a pipe, a device or a folder in its place is refused unread (reading one
+    could wait, or never end)."""
+    if path.exists() and not path.is_file():
+        raise OSError(f"{path} is not a file (a pipe, a device or a folder?): move it away, "
+                      "then run the command again")
+    return path.read_bytes()
 
 
 def _write_beside(target: Path, tag: str, data: bytes) -> Path:
@@ -125,14 +140,19 @@ def _write_beside(target: Path, tag: str, data: bytes) -> Path:
     stem, number = target.name.removesuffix(".ipynb"), 1
     while True:
         path = target.with_name(f"{stem}.{tag}{'' if number == 1 else f'-{number}'}.ipynb")
-        if not path.exists() or path.read_bytes() == data:
+        if not path.exists() or _read(path) == data:
             _write(path, data)
             return path
         number += 1
 
 
 def _write(path: Path, data: bytes) -> None:
-    """Write the whole file or nothing: a temporary file renamed over the old one."""
-    temporary = path.with_name(f".{path.name}.partial")
-    temporary.write_bytes(data)
-    os.replace(temporary, path)
+    """Write the whole file or nothing: a temporary file of this process renamed over the old
+    one; when that fails (no space, no permission) the error names ``path``, and nothing is left."""
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.partial")
+    try:
+        temporary.write_bytes(data)
+        os.replace(temporary, path)
+    except OSError as err:
+        temporary.unlink(missing_ok=True)
+        raise OSError(err.errno, err.strerror, str(path)) from None

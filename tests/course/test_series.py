@@ -34,8 +34,8 @@ def test_a_first_run_copies_every_notebook_byte_for_byte(tmp_path):
     folder = tmp_path / "course"
     lines = copy_series(folder)
     assert lines == [f"Copied 10 notebooks and 10 solutions into {folder}."]
-    for name, source in release_files().items():
-        assert (folder / name).read_bytes() == source.read_bytes()
+    for name, release in release_files().items():
+        assert (folder / name).read_bytes() == release
     assert copy_series(folder) == [f"The series in {folder} is up to date."]
 
 
@@ -65,8 +65,8 @@ def test_a_newer_release_goes_beside_a_changed_notebook_and_replaces_an_unchange
                      "changed, beside yours (yours is untouched)."]
     assert (tmp_path / NB04).read_text() == "my own notes"
     assert (tmp_path / "04_byte_level_bpe.new.ipynb").read_bytes() == \
-        release_files()[NB04].read_bytes()
-    assert (tmp_path / old_05).read_bytes() == release_files()[old_05].read_bytes()
+        release_files()[NB04]
+    assert (tmp_path / old_05).read_bytes() == release_files()[old_05]
     # the learner's 04 is still known as theirs: a third run writes nothing new
     (tmp_path / "04_byte_level_bpe.new.ipynb").write_text("notes in the new one too")
     copy_series(tmp_path)
@@ -91,21 +91,24 @@ def test_reset_restores_one_notebook_and_keeps_the_learners_as_a_backup(tmp_path
     said = reset_notebook(tmp_path, "04")
     assert said == [f"Your {NB04} is kept as 04_byte_level_bpe.backup.ipynb.",
                     f"{NB04} is the release's again."]
-    assert (tmp_path / NB04).read_bytes() == release_files()[NB04].read_bytes()
+    assert (tmp_path / NB04).read_bytes() == release_files()[NB04]
     assert (tmp_path / "04_byte_level_bpe.backup.ipynb").read_text() == "first attempt"
     (tmp_path / NB04).write_text("second attempt")
-    reset_notebook(tmp_path, "04_byte_level_bpe.ipynb")
+    reset_notebook(tmp_path, "04")
     assert (tmp_path / "04_byte_level_bpe.backup.ipynb").read_text() == "first attempt"
     assert (tmp_path / "04_byte_level_bpe.backup-2.ipynb").read_text() == "second attempt"
 
 
-@pytest.mark.parametrize("name", ["4", "0", "99", "../04", "solutions"])
-def test_reset_of_no_single_notebook_says_which_there_are(tmp_path, name, capsys):
+@pytest.mark.parametrize("name", ["4", "0", "99", "../04", "solutions",
+                                  "04_byte_level_bpe", ""])
+def test_reset_of_anything_but_a_notebooks_number_says_which_there_are(tmp_path, name, capsys):
+    copy_series(tmp_path)
+    before = {path: path.read_bytes() for path in tmp_path.rglob("*") if path.is_file()}
     assert main(["start", str(tmp_path), "--no-lab", "--reset", name]) == 2
-    error = capsys.readouterr().err
-    assert error.startswith("bpe-workshop start: --reset takes one notebook of the series")
-    assert "choose from 00_why_tokenization, 01_unicode_and_utf8," in error
-    assert not any(tmp_path.iterdir())
+    numbers = ", ".join(known[:2] for known in release_files() if "/" not in known)  # 00, 01...
+    assert capsys.readouterr().err == (f"bpe-workshop start: --reset takes the number of a "
+                                       f"notebook ({numbers}), not {name!r}\n")
+    assert {path: path.read_bytes() for path in tmp_path.rglob("*") if path.is_file()} == before
 
 
 def test_the_clones_own_notebooks_folder_is_opened_where_it_is():
