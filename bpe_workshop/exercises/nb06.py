@@ -81,8 +81,9 @@ def sound(token: bytes, ranks: dict[bytes, int]) -> bool:
 
 
 def token_and_ranks(rng, size):
-    """The last token of a random sound ranks table over a, b, c, with the ranks of its pieces."""
-    ranks = {b"a": 0, b"b": 1, b"c": 2}
+    """The last token of a random sound ranks table over a, b, c and the two bytes of é, with the
+    ranks of its pieces."""
+    ranks = {b"a": 0, b"b": 1, b"c": 2, b"\xc3": 3, b"\xa9": 4}
     for _ in range(size + 1):
         token = rng.choice(list(ranks)) + rng.choice(list(ranks))
         if token not in ranks and len(bpe_parts(ranks, token, max_rank=len(ranks))) == 2:
@@ -105,6 +106,9 @@ def check_recover_pair(func) -> CheckResult:
         # is not the merge: b'ress' is b'res' + b's' (not b'r' + b'ess'), b' her' is b' he' + b'r'.
         (b"ress", _ranks_inside(b"ress", gpt2)),
         (b" her", _ranks_inside(b" her", gpt2)),
+        # bytes of characters: ' café' is b' caf' + 'é', and ' 裏' splits inside the character
+        (" café".encode(), _ranks_inside(" café".encode(), gpt2)),
+        (" 裏".encode(), _ranks_inside(" 裏".encode(), gpt2)),
     ]
 
     replay = ("repeatedly join the adjacent two parts whose concatenation has the lowest rank "

@@ -161,3 +161,20 @@ def test_an_encode_chunks_from_code_points_passes_every_ascii_text():
             for i in encode_choosing(lowest_rank)(chunk, merges)]
     assert encode_chunks_from_code_points("é", {}, r"\S+") == [233]  # one id, not 195 169
     assert Counter(encode_choosing(lowest_rank)("é", {})) == Counter([195, 169])
+
+
+def recover_pair_from_characters(token, ranks):
+    """Replays the merges, lowest rank first, but from whole characters instead of bytes."""
+    parts = [c.encode("utf-8") for c in token.decode("utf-8")]
+    while len(parts) > 2:
+        _, i = min((ranks.get(a + b, len(ranks)), i)
+                   for i, (a, b) in enumerate(zip(parts, parts[1:])))
+        parts[i:i + 2] = [parts[i] + parts[i + 1]]
+    return tuple(parts)
+
+
+def test_a_recover_pair_that_starts_from_characters_fails_on_a_token_that_splits_one():
+    recover_pair_from_characters.__name__ = "my_recover_pair"
+    result = checker("06", "recover_pair")(recover_pair_from_characters)
+    assert not result.passed, result.message
+    assert result.message.startswith("❌ my_recover_pair(b' \\xe8\\xa3\\x8f', "), result.message
