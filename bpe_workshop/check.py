@@ -321,7 +321,7 @@ def marks(stream) -> tuple[str, str]:
 
 def main(stream=None) -> int:
     """Run every check, print one line each (and the fix under each failure); 0 if all pass."""
-    stream = stream or sys.stdout
+    stream = stream or sys.stdout or sys.stderr or io.StringIO()  # `check >&-`: stdout closed
     good, bad = marks(stream)
     sys.dont_write_bytecode = True
     saved = os.environ.get("TIKTOKEN_CACHE_DIR")

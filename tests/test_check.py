@@ -113,6 +113,16 @@ def test_a_closed_pipe_ends_the_check_quietly(tmp_path):
     assert "Traceback" not in done.stderr and "BrokenPipeError" not in done.stderr
 
 
+def test_a_closed_stdout_sends_the_lines_to_stderr(tmp_path):
+    env = dict(os.environ, PYTHONIOENCODING="utf-8", TMPDIR=str(tmp_path))
+    env.pop("PYTHONPATH", None)
+    done = subprocess.run(f'"{sys.executable}" -m bpe_workshop check >&-', shell=True, cwd=ROOT,
+                          env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    assert "✅ tiny training run" in done.stderr
+    assert done.stderr.rstrip().endswith("All set for the workshop.")
+
+
 def test_a_tiktoken_cache_setting_that_is_a_file_is_reported(tmp_path):
     not_a_folder = tmp_path / "cache.txt"
     not_a_folder.write_text("x", encoding="utf-8")
