@@ -36,6 +36,11 @@ class WidgetView:
             bundle["text/html"] = self.reading_copy()
         return bundle
 
+    @property
+    def value(self) -> str:
+        """The HTML shown, ``output``'s (a widget with several parts joins theirs)."""
+        return self.output.value
+
     def reading_copy(self) -> str:
         """The HTML a page shows with no kernel: a stepper's every step, made now; any other
         widget's first state and where to get a kernel."""

@@ -41,10 +41,6 @@ class _LatticeExplorer(WidgetView):
         self.score.observe(lambda change: self.rescore(), names="value")
         self.new_word()
 
-    @property
-    def value(self) -> str:
-        return self.output.value
-
     def new_word(self) -> None:
         self.piece.options = sorted({p for _, _, p, _ in self.unigram.lattice(self.text.value)})
         self.render()

@@ -80,10 +80,6 @@ class _TokenPlayground(WidgetView):
             control.observe(lambda change: self.update(), names="value")
         self.update()
 
-    @property
-    def value(self) -> str:
-        return self.output.value
-
     def _encoder(self, name: str):
         if name not in self._encoders:
             self._encoders[name] = get_encoding(name)

@@ -66,10 +66,6 @@ class _SplitExplorer(WidgetView):
         self.update()
 
     @property
-    def value(self) -> str:
-        return self.output.value
-
-    @property
     def pattern(self) -> str:
         """The regex in use."""
         return self.custom.value if self.dropdown.value == CUSTOM else self.dropdown.value
