@@ -52,7 +52,8 @@ def copy_series(folder: Path) -> list[str]:
     """
     if os.path.realpath(folder) == os.path.realpath(SERIES):
         return [f"Opening the series where it lives, {folder} (nothing to copy)."]
-    folder.joinpath("solutions").mkdir(parents=True, exist_ok=True)
+    folder.mkdir(parents=True, exist_ok=True)  # first, so that an error names the folder
+    (folder / "solutions").mkdir(exist_ok=True)
     copied = _read_manifest(folder) or {}
     new, updated, beside = [], [], []
     for name, release in release_files().items():
