@@ -44,15 +44,17 @@ from bpe_workshop.course.series import release_files
 class Hub:
     """``bpe-workshop hub`` on 127.0.0.1 in a subprocess, its output in ``log``."""
 
-    def __init__(self, homes: Path, *options: str, env: Path = Path("/opt/bpe-workshop")):
+    def __init__(self, homes: Path, *options: str, env: Path = Path("/opt/bpe-workshop"),
+                 password: str | None = None):
         self.homes, self.log = homes, homes.parent / f"{homes.name}-hub.log"
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
+        self.command = [sys.executable, "-m", "bpe_workshop", "hub", "--homes", str(homes)]
+        environment = {**os.environ, "BPE_WORKSHOP_PASSWORD": password} if password else None
         with open(self.log, "ab") as log:
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "bpe_workshop", "hub", "--ip", "127.0.0.1", "--port",
-                 str(self.port), "--homes", str(homes), "--env", str(env), *options],
-                stdout=log, stderr=subprocess.STDOUT)
+                [*self.command, "--ip", "127.0.0.1", "--port", str(self.port), "--env",
+                 str(env), *options], stdout=log, stderr=subprocess.STDOUT, env=environment)
         deadline = time.monotonic() + 900  # the first start installs the attendees' Python
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
@@ -71,7 +73,7 @@ class Hub:
         return re.findall(rf"{re.escape(label)} ([^\s;]+)", self.log.read_text())[-1]
 
     def stop(self) -> None:
-        """SIGTERM, as Ctrl-C would: JupyterHub stops every server and the proxy, then itself."""
+        """SIGTERM, as Ctrl-C would: the hub and its proxy stop, attendees' servers go on."""
         self.process.send_signal(signal.SIGTERM)
         try:
             self.process.wait(timeout=120)
@@ -79,20 +81,33 @@ class Hub:
             self.process.kill()
             self.process.wait()
 
+    def end(self) -> subprocess.CompletedProcess:
+        """``bpe-workshop hub --stop``: the hub and every attendee's process end."""
+        ended = subprocess.run([*self.command, "--stop"], capture_output=True, text=True,
+                               timeout=120)
+        self.process.wait(timeout=60)
+        return ended
+
 
 class Attendee:
-    """One person in the room: a browser's cookies, then a token for the server's API."""
+    """One person in the room: a browser's cookies, then a token for the server's API.
 
-    def __init__(self, hub_url: str, name: str, password: str):
-        self.hub, self.name, self.password = hub_url, name, password
-        self.session, self.token = requests.Session(), None
+    ``password`` is what goes in the login page's first box: the workshop's at a first login
+    (with the attendee's ``own`` password in the second), their own password after."""
+
+    def __init__(self, hub_url: str, name: str, password: str, own: str = ""):
+        self.hub, self.name, self.password, self.own = hub_url, name, password, own
+        self.session, self.token, self.refusal = requests.Session(), None, ""
 
     def login(self) -> bool:
-        """Fill in the hub's login form; True when the hub let us in."""
+        """Fill in the hub's login form; True when the hub let us in (else ``refusal``: the
+        page the hub answered with)."""
         self.session.get(f"{self.hub}/hub/login", timeout=60).raise_for_status()
         answer = self.session.post(f"{self.hub}/hub/login", allow_redirects=False, timeout=120,
                                    data={"username": self.name, "password": self.password,
+                                         "otp": self.own,
                                          "_xsrf": self.session.cookies.get("_xsrf", "")})
+        self.refusal = "" if answer.status_code == 302 else answer.text
         return answer.status_code == 302
 
     def hub_api(self, method: str, path: str, **options) -> requests.Response:
@@ -127,24 +142,28 @@ class Attendee:
                                 headers={"Authorization": f"token {self.token}"}, timeout=120,
                                 **options)
 
-    def kernel(self) -> Kernel:
-        answer = self.server_api("POST", "/kernels", json={"name": "python3"})
-        answer.raise_for_status()
+    def kernel(self, kernel_id: str | None = None) -> Kernel:
+        """A new kernel, or a connection to the running kernel ``kernel_id``."""
+        if kernel_id is None:
+            answer = self.server_api("POST", "/kernels", json={"name": "python3"})
+            answer.raise_for_status()
+            kernel_id = answer.json()["id"]
         ws_url = self.hub.replace("http", "ws", 1)
-        return Kernel(f"{ws_url}/user/{self.name}/api/kernels/{answer.json()['id']}/channels",
-                      self.token)
+        return Kernel(f"{ws_url}/user/{self.name}/api/kernels/{kernel_id}/channels",
+                      self.token, kernel_id)
 
 
 class Kernel:
     """A kernel's websocket: send code, collect its output until the kernel is idle again."""
 
-    def __init__(self, url: str, token: str):
+    def __init__(self, url: str, token: str, kernel_id: str):
         self.socket = websocket.create_connection(url, timeout=600,
                                                   header=[f"Authorization: token {token}"])
-        self.session = uuid.uuid4().hex
+        self.session, self.id = uuid.uuid4().hex, kernel_id
 
     def run(self, code: str, timeout: float = 600) -> dict:
-        """Run ``code``; {"status": "ok"/"error", "ename", "output", "seconds"}."""
+        """Run ``code``; {"status": "ok"/"error"/"died", "ename", "output", "seconds"}
+        ("died": the kernel was killed, e.g. by its attendee's memory limit, and restarts)."""
         msg_id, started = uuid.uuid4().hex, time.perf_counter()
         self.socket.send(json.dumps({
             "header": {"msg_id": msg_id, "msg_type": "execute_request", "username": "room",
@@ -160,6 +179,9 @@ class Kernel:
             if not isinstance(frame, str):
                 continue  # a binary frame: widget buffers
             message = json.loads(frame)
+            if message["content"].get("execution_state") in ("restarting", "dead"):
+                return {"status": "died", "ename": None, "output": "".join(output),
+                        "seconds": time.perf_counter() - started}
             if message["parent_header"].get("msg_id") != msg_id:
                 continue
             kind, content = message["header"]["msg_type"], message["content"]

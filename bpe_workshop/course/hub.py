@@ -2,46 +2,52 @@
 
 Run as root on an instructor's laptop or one cloud VM::
 
-    sudo bpe-workshop hub --port 8000 --admin teacher
+    sudo bpe-workshop hub --port 443 --ssl-key KEY --ssl-cert CERT --admin teacher
 
-prints the address and the workshop's password. Attendees log in with any name and that
-password. An attendee's first login, in order (``prepare_home``, the hub's pre-spawn step):
+prints the address and the workshop's password. The security model is The Littlest
+JupyterHub's, on JupyterHub's own parts:
 
-1. an account of this machine with the same name is made (``useradd``), its home
-   ``HOMES/NAME`` readable by that attendee alone (mode 700);
-2. ``bpe-workshop start ~/bpe-workshop --no-lab`` runs *as the attendee*: their own copy of the
-   series, never written over by a later login (and root never writes into a home);
-3. their own Jupyter server starts as the attendee, under a cap on the memory each process may
-   map (``RLIMIT_AS``, inherited by every kernel it starts): a cell that asks for more gets
-   ``MemoryError`` and the kernel, the attendee's other work and the room go on.
+- **Logins** (``jupyterhub-firstuseauthenticator``): the workshop password admits a new name
+  once, together with a password of the attendee's own (the login page's second field); from
+  then on only that password opens their server. The admin page's *delete user*, or
+  ``--reset NAME``, forgets it. Five failed logins in a row make a name wait a minute.
+- **Accounts** (``LocalAuthenticator.create_system_users``): each attendee is an account this
+  hub made with ``useradd``, in the group ``bpe-attendees``, home ``HOMES/NAME`` (mode 700); any
+  other account of the machine (``root``, ``ubuntu``) is refused, at login and in the admin API.
+- **Limits** (the kernel's control groups, v1 ``memory``, ``pids`` and ``cpu``, written here):
+  an attendee's server and everything it starts share ``--memory`` GB and ``--max-processes``
+  and one equal CPU share. A runaway cell is killed inside its attendee's group, not
+  elsewhere; stopping a server ends every process in that group.
+- **One hub per state folder** (``HOMES/.hub``, root only: database, passwords, a lock held for
+  the hub's life). Ctrl-C stops the hub and leaves attendees' servers and kernels running (a
+  restart picks them up); ``--stop`` ends the room: the hub and every attendee's process.
+- **Culling** (``jupyterhub-idle-culler``, activity reported every minute): servers idle
+  ``--idle`` minutes stop, and any server after ``--max-age`` minutes; homes stay.
 
-Attendees' servers run from an environment every account can run, made once by this command
-under ``/opt`` with Debian's ``/usr/bin/python3`` (a Python under ``/root`` is closed to
-other accounts). Idle kernels are shut down by their server and idle servers by
-``jupyterhub-idle-culler`` (``--idle`` minutes, 60 by default); homes stay. The
-instructor logs in with their own password; JupyterHub's admin page (``/hub/admin``) lists the
-attendees and opens any attendee's server. The hub's state (its database, the passwords) sits
-in ``HOMES/.hub`` (root only), so a restart keeps every account, file and password.
-
-Left out: per-attendee CPU shares and a cap on the sum of an attendee's processes (cgroups, where
-the machine offers them); logins that prove who is who (with one shared password, whoever types
-an attendee's name gets that attendee's server: names keep attendees apart, not secrets).
+An attendee's first login also copies the series into their home (``bpe-workshop start`` run as
+the attendee: never written over later). Attendees' servers run from an environment every
+account can run, made once by this command under ``/opt`` with Debian's ``/usr/bin/python3``.
+Left out: disk quotas and a firewall for attendees' own ports (the guide gives the commands).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import dbm
 import hashlib
 import json
 import os
 import re
 import secrets
 import shutil
+import signal
 import socket
 import stat
 import subprocess
 import sys
 import tempfile
+import time
 from importlib import metadata
 from pathlib import Path
 from urllib.parse import urlparse
@@ -52,28 +58,36 @@ from bpe_workshop.course.series import FIRST
 try:  # Unix's: a room is served from Linux; the other commands run on Windows too
     import fcntl
     import pwd
-    import resource
 except ImportError:
-    fcntl = pwd = resource = None
+    fcntl = pwd = None
 
 NAME_PATTERN = r"^[a-z][a-z0-9_-]{0,30}$"  # an attendee's name is also their account's
+GROUP = "bpe-attendees"  # every account this hub made, and only those
+CGROUPS = Path("/sys/fs/cgroup")  # v1: one folder per controller; ours under bpe-workshop/ROOM
+PASSWORD_VARIABLE = "BPE_WORKSHOP_PASSWORD"  # the workshop password, never on a command line
+CLONE_PARTS = ("bpe_workshop", "data", "notebooks")  # what a clone installs for attendees
 SERIES_FOLDER = "bpe-workshop"  # in each home, as `bpe-workshop start` names it
 INSTALL_HUB = 'pip install "bpe-workshop[hub]"'
 INSTALL_PROXY = "npm install -g configurable-http-proxy"
+LOCAL = ("127.0.0.1", "localhost", "::1")
 
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
         "hub", help="a classroom JupyterHub: attendees need only a browser and a password",
-        description="Serve the series to a room from this machine (run as root). Each attendee "
-                    "logs in with any name and the workshop's password and gets an account, a "
-                    "home with their own copy of the series, and their own server and kernels.",
-        epilog="example: sudo bpe-workshop hub --port 8000 --admin teacher --max-users 40")
+        description="Serve the series to a room from this machine (run as root). A new name "
+                    "logs in once with the workshop's password and chooses a password of its "
+                    "own; each attendee gets an account, a home with their own copy of the "
+                    "series, their own server and kernels, within limits of their own. The "
+                    f"workshop password comes from ${PASSWORD_VARIABLE}, else the last one "
+                    "used, else a new one (printed).",
+        epilog="example: sudo bpe-workshop hub --port 443 --ssl-key KEY --ssl-cert CERT "
+               "--admin teacher --max-users 40")
     parser.add_argument("--port", type=int, default=8000, help="the room's port (default 8000)")
     parser.add_argument("--ip", default="0.0.0.0",
                         help="the address to listen on (default: every address of this machine)")
-    parser.add_argument("--password", help="the attendees' shared password, 8 characters or "
-                        "more (default: the last one used, or a new one, printed)")
+    parser.add_argument("--plain-http", action="store_true", help="serve http, unencrypted, "
+                        "beyond this machine (passwords, cookies and notebooks cross in clear)")
     parser.add_argument("--admin", metavar="NAME", help="the instructor's name: the admin page "
                         "and every attendee's server, with a password of its own (printed)")
     parser.add_argument("--ssl-key", type=Path, help="TLS key file (with --ssl-cert): https")
@@ -83,28 +97,57 @@ def register(subparsers) -> None:
     parser.add_argument("--homes", type=Path, default=Path("/home/bpe-workshop"),
                         help="where attendees' homes live (default /home/bpe-workshop)")
     parser.add_argument("--memory", type=float, default=2.0, metavar="GB",
-                        help="memory each of an attendee's processes may map (default 2 GB)")
+                        help="memory each attendee's processes share (default 2 GB)")
+    parser.add_argument("--max-processes", type=int, default=256, metavar="N",
+                        help="processes and threads each attendee may run at once (default 256)")
     parser.add_argument("--idle", type=int, default=60, metavar="MINUTES",
-                        help="stop a server idle this long; its files stay (default 60)")
+                        help="stop a server idle this long, 10 or more; files stay (default 60)")
+    parser.add_argument("--max-age", type=int, default=600, metavar="MINUTES",
+                        help="stop any server running this long; files stay (default 600)")
     parser.add_argument("--env", type=Path, default=Path("/opt/bpe-workshop"),
                         help="the attendees' Python environment, made on first use "
                              "(default /opt/bpe-workshop)")
+    parser.add_argument("--reset", metavar="NAME", help="forget NAME's own password: their "
+                        "next login is a first login again (the hub may be running)")
+    parser.add_argument("--stop", action="store_true", help="end the room for good: the hub "
+                        "and every process of every attendee (homes stay)")
     parser.set_defaults(run=run)
 
 
 def run(args) -> int:
     """Check, set up, print the room's address and passwords, then serve until stopped."""
     problem = _bad_options(args)
+    code, problem = (2 if problem else 1), problem or _missing()
     if problem:
         print(f"bpe-workshop hub: {problem}", file=sys.stderr)
-        return 2
-    problem = _missing()
-    if problem:
-        print(f"bpe-workshop hub: {problem}", file=sys.stderr)
-        return 1
+        return code
     homes, state = args.homes.absolute(), args.homes.absolute() / ".hub"
     homes.mkdir(mode=0o711, parents=True, exist_ok=True)
     state.mkdir(mode=0o700, exist_ok=True)
+    room = hashlib.sha256(str(state).encode()).hexdigest()[:8]  # its control groups' folder
+    if args.stop:
+        for group in sorted({path.name for path in _groups(room, "*")}, key="hub".__ne__):
+            _end_group(room, group)  # the hub's first, so that it starts nothing more
+        print(f"The room in {homes} is stopped: no process of its hub or attendees is left")
+        return 0
+    if args.reset:
+        with dbm.open(str(state / "passwords.dbm"), "c", 0o600) as db:
+            db.pop(args.reset.encode(), None)
+        print(f"{args.reset}'s next login sets their password again (with the workshop's)")
+        return 0
+    lock = open(state / "hub.pid", "a+")  # noqa: SIM115 (held until this process ends)
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        lock.seek(0)
+        print(f"bpe-workshop hub: another hub (process {lock.read().strip()}) serves {homes}; "
+              f"one hub per room: use it, or end it with: bpe-workshop hub --homes {homes} "
+              "--stop", file=sys.stderr)
+        return 1
+    lock.truncate(0)
+    lock.write(f"{os.getpid()}\n")
+    lock.flush()
+    _join_groups(room, "hub", ["pids"])  # the hub, its proxy and culler: --stop ends them
     closed = _closed_ancestor(homes)
     if closed:
         print(f"bpe-workshop hub: attendees cannot reach their homes in {homes}: {closed} lets "
@@ -113,30 +156,39 @@ def run(args) -> int:
         return 1
     if not _attendee_env(args.env.absolute()):
         return 1
-    secrets_file = state / "passwords.json"
-    saved = json.loads(secrets_file.read_text()) if secrets_file.exists() else {}
-    password = args.password or saved.get("password") or secrets.token_urlsafe(6)
-    admin_password = saved.get("admin_password") or secrets.token_urlsafe(24)
-    secrets_file.write_text(json.dumps({"password": password, "admin_password": admin_password}))
-    settings = {"ip": args.ip, "port": args.port, "password": password, "admin": args.admin,
-                "admin_password": admin_password, "max_users": args.max_users,
+    subprocess.run(["groupadd", "--force", "--system", GROUP], check=True)
+    saved_file = state / "passwords.json"  # and the hub's own ports: servers find it again
+    saved = json.loads(saved_file.read_text()) if saved_file.exists() else {}
+    saved = {"hub_port": _free_port(), "proxy_port": _free_port(), **saved,
+             "password": os.environ.get(PASSWORD_VARIABLE) or saved.get("password")
+             or secrets.token_urlsafe(6)}
+    saved.setdefault("admin_password", secrets.token_urlsafe(24))
+    saved_file.write_text(json.dumps(saved))
+    settings = {**saved, "ip": args.ip, "port": args.port, "admin": args.admin,
+                "max_users": args.max_users, "homes": str(homes), "state": str(state),
                 "ssl_key": args.ssl_key and str(args.ssl_key.absolute()),
                 "ssl_cert": args.ssl_cert and str(args.ssl_cert.absolute()),
-                "homes": str(homes), "state": str(state), "env": str(args.env.absolute()),
-                "memory": int(args.memory * 2**30), "idle": args.idle * 60}
+                "env": str(args.env.absolute()), "room": room,
+                "memory": int(args.memory * 2**30), "max_processes": args.max_processes,
+                "idle": args.idle * 60, "max_age": args.max_age * 60}
     config = state / "jupyterhub_config.py"
     config.write_text("from bpe_workshop.course.hub import configure\n\n"
                       f"configure(c, {settings!r})\n")  # c: JupyterHub's config object
     scheme = "https" if args.ssl_key else "http"
     print(f"The room: {scheme}://{'<this machine>' if args.ip == '0.0.0.0' else args.ip}"
-          f":{args.port}/\n  attendees' password: {password} (log in with any name: a-z, 0-9, "
-          "- and _)")
+          f":{args.port}/\n  attendees' password: {saved['password']} (first login only: any "
+          "name of a-z, 0-9, - and _, this password, and a new password of their own, 8 "
+          "characters or more, in the second box; later, their own password alone)")
     if args.admin:
-        print(f"  instructor's password: {admin_password} (log in as {args.admin}; the admin "
-              "page, /hub/admin, lists the attendees and opens their servers)")
-    print(f"  homes in {homes}; each process up to {args.memory:g} GB; servers idle "
-          f"{args.idle} min stop (files stay); at most {args.max_users} servers at once",
-          flush=True)
+        print(f"  instructor's password: {saved['admin_password']} (log in as {args.admin}; "
+              "the admin page, /hub/admin, lists the attendees and opens their servers)")
+    if scheme == "http" and args.ip not in LOCAL:
+        print("  PLAIN HTTP: passwords, cookies, notebooks and code cross the network in clear")
+    print(f"  homes in {homes}; each attendee: {args.memory:g} GB of memory, "
+          f"{args.max_processes} processes, an equal CPU share; servers idle {args.idle} min or "
+          f"running {args.max_age} min stop (files stay); at most {args.max_users} at once\n"
+          "  Ctrl-C stops the hub and keeps attendees' servers (start it again to resume); "
+          f"bpe-workshop hub --homes {homes} --stop ends the room", flush=True)
     from jupyterhub.app import main as jupyterhub
 
     jupyterhub(["-f", str(config)])
@@ -145,16 +197,26 @@ def run(args) -> int:
 
 def _bad_options(args) -> str | None:
     """What is wrong with the command line, with the fix; None when nothing is."""
-    if args.password is not None and len(args.password) < 8:
-        return ("--password must be 8 characters or more (JupyterHub's rule); choose a longer "
-                "one, or leave it out to get one printed")
+    if len(os.environ.get(PASSWORD_VARIABLE) or "12345678") < 8:
+        return (f"${PASSWORD_VARIABLE} must be 8 characters or more (JupyterHub's rule); "
+                "choose a longer one, or unset it to get one printed")
     if (args.ssl_key is None) != (args.ssl_cert is None):
         return "--ssl-key and --ssl-cert go together: give both, or neither for http"
-    if args.admin is not None and not re.fullmatch(NAME_PATTERN, args.admin):
-        return (f"--admin {args.admin!r} cannot be an account name: use lowercase letters, "
-                "digits, - and _, starting with a letter (e.g. teacher)")
-    if min(args.max_users, args.idle, args.memory) <= 0:
-        return "--max-users, --idle and --memory take numbers above 0 (e.g. --memory 2)"
+    if args.ssl_key is None and args.ip not in LOCAL and not (
+            args.plain_http or args.stop or args.reset):
+        return (f"--ip {args.ip} without TLS would send passwords and notebooks across the "
+                "network in clear: give --ssl-key and --ssl-cert, or --ip 127.0.0.1 behind "
+                "your own https proxy, or --plain-http to accept that")
+    if not all(name is None or re.fullmatch(NAME_PATTERN, name)
+               for name in (args.admin, args.reset)):
+        return (f"--admin or --reset {args.admin or args.reset!r} cannot be an account name: "
+                "use lowercase letters, digits, - and _, starting with a letter (e.g. teacher)")
+    if min(args.max_users, args.memory, args.max_processes, args.max_age) <= 0:
+        return ("--max-users, --memory, --max-processes and --max-age take numbers above 0 "
+                "(e.g. --memory 2)")
+    if args.idle < 10:
+        return ("--idle must be 10 minutes or more: a shorter one stops attendees who are "
+                "reading or thinking (and any computation silent that long)")
     return None
 
 
@@ -168,12 +230,16 @@ def _missing() -> str | None:
                 "account of this machine, kept apart by file permissions, and only root can "
                 "make accounts and start servers as them")
     try:
-        metadata.version("jupyterhub")
-        metadata.version("jupyterhub-idle-culler")
+        for name in ("jupyterhub", "jupyterhub-idle-culler", "jupyterhub-firstuseauthenticator"):
+            metadata.version(name)
     except metadata.PackageNotFoundError:
         return f"JupyterHub is not installed; install it with: {INSTALL_HUB}"
     if shutil.which("configurable-http-proxy") is None:
         return f"JupyterHub's proxy is missing; install it with: {INSTALL_PROXY} (Node.js 20+)"
+    if not all((CGROUPS / name / "cgroup.procs").exists() for name in ("memory", "pids", "cpu")):
+        return (f"per-attendee limits need control groups v1 (memory, pids and cpu under "
+                f"{CGROUPS}), which this machine does not offer; on a machine run by systemd, "
+                "The Littlest JupyterHub gives each attendee a systemd unit instead")
     return None
 
 
@@ -203,9 +269,8 @@ def _prepare_env(env: Path) -> bool:
     source, version = _course_source(), metadata.version("jupyterhub")
     wanted = f"{source} jupyterhub=={version}\n"
     if Path(source).is_dir():  # a clone: install again when any of its files changed
-        files = sorted(Path(folder, name) for folder, _, names in os.walk(
-            Path(source, "bpe_workshop"), followlinks=True) for name in names  # notebooks too
-            if not name.endswith(".pyc"))
+        files = sorted(Path(folder, name) for part in CLONE_PARTS for folder, _, names in
+                       os.walk(Path(source, part)) for name in names if not name.endswith(".pyc"))
         wanted += hashlib.sha256(repr([(str(f), f.stat().st_mtime_ns) for f in files]).encode()
                                  ).hexdigest()
     stamp = env / "bpe-workshop-hub.txt"  # what was installed, to redo it when that changes
@@ -222,10 +287,9 @@ def _prepare_env(env: Path) -> bool:
               "index)", flush=True)
         with tempfile.TemporaryDirectory() as build:
             if Path(source).is_dir():  # pip builds in the folder: a copy keeps the clone clean
-                for name in ("pyproject.toml", "README.md", "MANIFEST.in"):
-                    shutil.copy(Path(source, name), build)
-                shutil.copytree(Path(source, "bpe_workshop"), Path(build, "bpe_workshop"),
-                                ignore=shutil.ignore_patterns("__pycache__"))  # links followed
+                for part in (*CLONE_PARTS, "pyproject.toml", "README.md", "hatch_build.py"):
+                    copy = shutil.copytree if Path(source, part).is_dir() else shutil.copy
+                    copy(Path(source, part), Path(build, part))
                 source = build
             old_umask = os.umask(0o022)  # every account reads and runs what is installed
             try:
@@ -275,60 +339,166 @@ def _free_port() -> int:
         return probe.getsockname()[1]
 
 
+def _groups(room: str, name: str, controllers=("memory", "pids", "cpu")) -> list[Path]:
+    """``name``'s control group folders in ``room`` (``*`` globs every existing one)."""
+    return [group for controller in controllers for group in
+            (CGROUPS / controller / "bpe-workshop" / room).glob(name)] if name == "*" else [
+            CGROUPS / controller / "bpe-workshop" / room / name for controller in controllers]
+
+
+def _join_groups(room: str, name: str, controllers=("memory", "pids", "cpu")) -> None:
+    """Move this process into ``name``'s groups; its children are born in them."""
+    for group in _groups(room, name, controllers):
+        group.mkdir(parents=True, exist_ok=True)
+        (group / "cgroup.procs").write_text(str(os.getpid()))
+
+
+def _end_group(room: str, name: str) -> None:
+    """Kill every process in ``name``'s group (those started with ``setsid`` too), then
+    remove the group's folders."""
+    procs = _groups(room, name, ["pids"])[0] / "cgroup.procs"
+    for _ in range(200):  # a few rounds: a process may fork while its group is emptied
+        pids = procs.read_text().split() if procs.exists() else []
+        if not pids:
+            break
+        for pid in pids:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(int(pid), signal.SIGKILL)
+        time.sleep(0.05)
+    for group in _groups(room, name):
+        with contextlib.suppress(OSError):  # gone already, or a zombie not yet reaped
+            group.rmdir()
+
+
+def _not_ours(name: str) -> str | None:
+    """Why ``name``'s account of this machine cannot be an attendee's; None when it can."""
+    try:
+        account = pwd.getpwnam(name)
+    except KeyError:
+        return None  # no account yet: the hub makes one
+    import grp  # Unix's, as pwd
+
+    if grp.getgrnam(GROUP).gr_gid in os.getgrouplist(name, account.pw_gid):
+        return None
+    return (f"{name} is an account of this machine that this hub did not make; log in with "
+            "another name")
+
+
 def configure(c, settings: dict) -> None:
     """Fill JupyterHub's config ``c`` for the room (called from ``HOMES/.hub``'s config file)."""
-    from jupyterhub.authenticators.shared import SharedPasswordAuthenticator
+    import bcrypt
+    from firstuseauthenticator import FirstUseAuthenticator
+    from jupyterhub.auth import LocalAuthenticator
     from jupyterhub.spawner import LocalProcessSpawner
-    from tornado import web
+    from tornado import httpserver, web
 
-    homes, state, env = Path(settings["homes"]), Path(settings["state"]), settings["env"]
-    memory = settings["memory"]
+    homes, state, env, room = (Path(settings["homes"]), Path(settings["state"]),
+                               settings["env"], settings["room"])
+    failures = {}  # name -> (failed logins in a row, time.monotonic() of the last)
 
-    class RoomAuthenticator(SharedPasswordAuthenticator):
-        def check_blocked_users(self, username, authentication=None):
-            """Any name but an account of this machine's that is not an attendee's (such as
-            root: its server would run as root)."""
+    class RoomAuthenticator(FirstUseAuthenticator, LocalAuthenticator):
+        def __init__(self, **kwargs):
+            super().__init__(**kwargs)
+            with dbm.open(self.dbm_path, "c", 0o600) as db:  # the instructor's, from the start
+                if settings["admin"] and settings["admin"].encode() not in db:
+                    db[settings["admin"]] = bcrypt.hashpw(
+                        settings["admin_password"].encode(), bcrypt.gensalt())
+
+        async def authenticate(self, handler, data):
+            """The attendee's own password; at a first login, the workshop's and a new one."""
+            name, own = self.normalize_username(data["username"]), data.get("otp", "")
+            count, last = failures.get(name, (0, 0.0))
+            wait = round(last + 60 - time.monotonic()) if count >= 5 else 0
+            with dbm.open(self.dbm_path, "c", 0o600) as db:
+                first = name.encode() not in db
+            if wait > 0:
+                problem = f"{count} failed logins in a row for {name}: try again in {wait} s"
+            elif not re.fullmatch(NAME_PATTERN, name):
+                problem = "a name is lowercase letters, digits, - and _, starting with a letter"
+            else:
+                problem = _not_ours(name)
+            if not problem and first and not secrets.compare_digest(
+                    data["password"].encode(), settings["password"].encode()):
+                problem = "invalid name or password"
+            elif not problem and first and len(own) < 8:
+                problem = (f"{name} is new here: type the workshop's password, and a password "
+                           "of your own (8 characters or more) in the second box")
+            if wait <= 0:  # FirstUse stores a first password, or checks the one stored
+                answer = None if problem else await super().authenticate(
+                    handler, {**data, "password": own} if first else data)
+                failures[name] = (0, 0.0) if answer else (count + 1, time.monotonic())
+            if problem:
+                handler.custom_login_error = problem
+                return None
+            return answer
+
+        def system_user_exists(self, user):  # also for the admin page and API
+            problem = _not_ours(user.name)
+            if problem:
+                raise web.HTTPError(403, problem)
+            return super().system_user_exists(user)
+
+        def add_system_user(self, user):
             try:
-                home = Path(pwd.getpwnam(username).pw_dir)
-            except KeyError:
-                return True
-            if home.parent != homes:
-                raise web.HTTPError(403, f"{username} is taken on this machine; log in with "
-                                    "another name")
-            return True
+                super().add_system_user(user)
+            except RuntimeError as err:  # useradd's words, and what to do
+                raise web.HTTPError(503, f"No account could be made for {user.name} ({err}); "
+                                    "tell the instructor") from err
 
     class RoomSpawner(LocalProcessSpawner):
+        async def start(self):
+            for group in _groups(room, self.user.name):  # the attendee's limits
+                group.mkdir(parents=True, exist_ok=True)
+                for limit, value in (("memory.limit_in_bytes", settings["memory"]),
+                                     ("pids.max", settings["max_processes"])):
+                    if (group / limit).exists():
+                        (group / limit).write_text(str(value))
+            return await super().start()
+
         def make_preexec_fn(self, name):
             become_attendee = super().make_preexec_fn(name)
 
             def preexec():  # in the new process, before the server starts
-                resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+                _join_groups(room, name)
                 become_attendee()
 
             return preexec
+
+        async def stop(self, now=False):
+            await super().stop(now=now)
+            _end_group(room, self.user.name)  # what the server left: kernels, setsid, forks
 
     scheme = "https" if settings["ssl_key"] else "http"
     c.JupyterHub.bind_url = f"{scheme}://{settings['ip']}:{settings['port']}/"
     c.JupyterHub.ssl_key = settings["ssl_key"] or ""
     c.JupyterHub.ssl_cert = settings["ssl_cert"] or ""
-    c.JupyterHub.hub_port = _free_port()  # the hub's and proxy's own ports: any free ones
-    c.ConfigurableHTTPProxy.api_url = f"http://127.0.0.1:{_free_port()}"
+    c.JupyterHub.hub_port = settings["hub_port"]  # the same after a restart: servers find it
+    c.ConfigurableHTTPProxy.api_url = f"http://127.0.0.1:{settings['proxy_port']}"
     c.ConfigurableHTTPProxy.pid_file = str(state / "proxy.pid")
     c.JupyterHub.db_url = f"sqlite:///{state / 'jupyterhub.sqlite'}"
     c.JupyterHub.cookie_secret_file = str(state / "cookie_secret")
+    c.JupyterHub.cleanup_servers = False  # a restart keeps servers and kernels: --stop ends them
     c.JupyterHub.active_server_limit = settings["max_users"]
+    c.JupyterHub.last_activity_interval = 60
+    httpserver.HTTPServer.configure(None, max_body_size=2**20)  # the hub reads 1 MB at most
     c.JupyterHub.authenticator_class = RoomAuthenticator
-    c.Authenticator.allow_all = True
     c.Authenticator.username_pattern = NAME_PATTERN
-    c.SharedPasswordAuthenticator.user_password = settings["password"]
-    if settings["admin"]:
-        c.Authenticator.admin_users = {settings["admin"]}
-        c.SharedPasswordAuthenticator.admin_password = settings["admin_password"]
+    c.Authenticator.admin_users = {settings["admin"]} if settings["admin"] else set()
+    c.Authenticator.request_otp = True  # the login page's second box: a first login's own
+    c.Authenticator.otp_prompt = "Your own password (first login only):"
+    c.FirstUseAuthenticator.dbm_path = str(state / "passwords.dbm")
+    c.FirstUseAuthenticator.min_password_length = 8
+    c.LocalAuthenticator.create_system_users = True
+    c.LocalAuthenticator.add_user_cmd = [  # JupyterHub appends the name
+        "useradd", "--create-home", "--home-dir", f"{homes}/USERNAME", "--key", "HOME_MODE=0700",
+        "--shell", "/bin/bash", "--user-group", "--groups", GROUP]
     c.JupyterHub.spawner_class = RoomSpawner
     c.Spawner.cmd = [f"{env}/bin/jupyterhub-singleuser"]
     c.Spawner.env_keep = ["LANG", "LC_ALL"]  # not the hub's PATH or Python
     c.Spawner.environment = {"PATH": f"{env}/bin:/usr/local/bin:/usr/bin:/bin",
-                             "MALLOC_ARENA_MAX": "2"}  # fewer idle arenas under the cap
+                             "JUPYTERHUB_ACTIVITY_INTERVAL": "60",
+                             # the attendee's own temporary files and tiktoken's cache in them
+                             "TMPDIR": lambda spawner: str(homes / spawner.user.name / ".tmp")}
     c.Spawner.notebook_dir = "~"
     c.Spawner.default_url = f"/lab/tree/{SERIES_FOLDER}/{FIRST}"
     c.Spawner.start_timeout = c.Spawner.http_timeout = 300  # a room logs in all at once
@@ -338,28 +508,21 @@ def configure(c, settings: dict) -> None:
     c.Spawner.pre_spawn_hook = _home_maker(homes, env)
     c.JupyterHub.services = [{"name": "idle-culler", "command": [
         sys.executable, "-m", "jupyterhub_idle_culler", f"--timeout={settings['idle']}",
-        f"--cull-every={max(10, min(300, settings['idle'] // 4))}"]}]
+        f"--max-age={settings['max_age']}", "--cull-every=60"]}]
     c.JupyterHub.load_roles = [{"name": "idle-culler", "services": ["idle-culler"], "scopes": [
         "list:users", "read:users:activity", "read:servers", "delete:servers"]}]
 
 
 def _home_maker(homes: Path, env: str):
-    """The pre-spawn step: an attendee's account and home, then their copy of the series."""
-    accounts = asyncio.Lock()  # useradd edits /etc/passwd: one at a time
+    """The pre-spawn step: the attendee's copy of the series and temporary folder, made as
+    the attendee (root never writes into a home)."""
 
     async def prepare_home(spawner) -> None:
-        name, home = spawner.user.name, homes / spawner.user.name
-        async with accounts:
-            try:
-                pwd.getpwnam(name)
-            except KeyError:
-                await _run(spawner, ["useradd", "--create-home", "--home-dir", str(home),
-                                     "--shell", "/bin/bash", "--user-group", name])
-                home.chmod(0o700)
-        account = pwd.getpwnam(name)
-        await _run(spawner, [f"{env}/bin/bpe-workshop", "start", str(home / SERIES_FOLDER),
-                             "--no-lab"], user=account.pw_uid, group=account.pw_gid,
-                   extra_groups=[], cwd=home, env={"HOME": str(home), "PATH": f"{env}/bin"})
+        home, account = homes / spawner.user.name, pwd.getpwnam(spawner.user.name)
+        for command in ([f"{env}/bin/bpe-workshop", "start", str(home / SERIES_FOLDER),
+                         "--no-lab"], ["/bin/mkdir", "-p", str(home / ".tmp")]):
+            await _run(spawner, command, user=account.pw_uid, group=account.pw_gid,
+                       extra_groups=[], cwd=home, env={"HOME": str(home), "PATH": f"{env}/bin"})
 
     return prepare_home
 
