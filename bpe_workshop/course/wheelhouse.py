@@ -8,9 +8,10 @@ When the Wi-Fi dies, one folder on a USB stick installs the course on every lapt
 gathers the course's wheel and everything it needs into ``kit/``: first for this machine
 (``pip wheel``, which also turns a dependency published only as source into a wheel), then for
 each platform and Python version (``pip download``); two targets share the files they both
-need. Each attendee then runs the line written in ``kit/README.txt``:
-``pip install --no-index --find-links kit bpe-workshop``. With no ``--platform`` or ``--python``
-the kit is for this machine. Only wheels go in (a laptop may have no compiler).
+need. Each attendee then runs the lines written in ``kit/README.txt``, from inside the kit: a
+virtual environment made with the kit's Python, then ``pip install --no-index --find-links .
+bpe-workshop`` with its own pip. With no ``--platform`` or ``--python`` the kit is for this
+machine. Only wheels go in (a laptop may have no compiler).
 
 Left out: conda packages, and Python itself.
 """
@@ -26,18 +27,8 @@ from pathlib import Path
 
 DISTRIBUTION = "bpe-workshop"
 
-README = """\
-The bpe-workshop course, {version}, with every wheel it needs, for:
-{targets}
-
-Install it with no network (in a virtual environment, or add --user):
-
-    pip install --no-index --find-links {folder} bpe-workshop
-
-then start the series:
-
-    bpe-workshop start
-"""
+# README.txt in the kit: the lines for bash/zsh, PowerShell and cmd, with the kit's Python
+README = Path(__file__).with_name("kit_readme.txt")
 
 
 def register(subparsers) -> None:
@@ -89,8 +80,9 @@ def run(args) -> int:
             for wheel in wheels:
                 if not (folder / wheel.name).exists():
                     shutil.move(wheel, folder / wheel.name)
-    (folder / "README.txt").write_text(README.format(
-        version=version, folder=folder.name,
+    pythons = list(dict.fromkeys([f"{sys.version_info[0]}.{sys.version_info[1]}", *args.python]))
+    (folder / "README.txt").write_text(README.read_text(encoding="utf-8").format(
+        version=version, pythons=" or ".join(pythons), python=pythons[0],
         targets="\n".join(f"- {label}" for label, _, _ in sizes)), encoding="utf-8")
     for label, count, size in sizes:
         print(f"{label}: {count} wheels, {size / 2**20:.1f} MB")

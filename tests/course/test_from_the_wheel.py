@@ -168,7 +168,7 @@ def test_a_wheelhouse_installs_the_course_with_no_index(installed, built, tmp_pa
     shown = run([installed / "bpe-workshop", "wheelhouse", kit, "--wheel", built[0]],
                 cwd=tmp_path)
     assert f"{kit}:" in shown and "MB in all" in shown
-    assert "pip install --no-index --find-links kit bpe-workshop" in \
+    assert "python -m pip install --no-index --find-links . bpe-workshop" in \
         (kit / "README.txt").read_text()
     offline = venv_with(tmp_path, "offline", "--no-index", "--find-links", str(kit),
                         "bpe-workshop")
