@@ -2,7 +2,7 @@
 
 Sennrich, Haddow and Birch (2016) print their loop in the paper, on a dict from each word (its
 symbols joined by spaces) to its frequency: build it, count its pairs, the regex ``merge_vocab``,
-and a widely copied variant that silently never merges. ``WordLevelBPE`` keeps tuples instead.
+and a variant that silently never merges (notebook 05). ``WordLevelBPE`` keeps tuples instead.
 """
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ def merge_vocab(pair: Pair, vocab: dict[str, int]) -> dict[str, int]:
 
 
 def merge_vocab_buggy(pair: Pair, vocab: dict[str, int]) -> dict[str, int]:
-    """The widely copied variant with a lookahead where the lookbehind should be. Spot the bug.
+    """A variant with a lookahead where the lookbehind should be: it never merges. Spot the bug.
 
     ``(?!\\S)`` in front of the bigram looks at the bigram's own first character, so nothing ever
     matches: the vocabulary comes back unchanged, without an error.
