@@ -4,12 +4,25 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: lab test quick lint check bench clean
+.PHONY: lab test quick lint check bench clean venv
+
+## The virtual environment, made whole or not at all. Debian and Ubuntu ship the part of Python
+## that puts pip into a new environment (ensurepip) in a package of its own, python3-venv;
+## without it `python3 -m venv` leaves a .venv with no pip. So that is checked first, and a
+## .venv whose pip does not run is made again.
+venv:
+	@$(BIN)/python -m pip --version >/dev/null 2>&1 || { \
+	  rm -rf $(VENV); \
+	  $(PYTHON) -m ensurepip --version >/dev/null 2>&1 || { \
+	    echo "$(PYTHON) cannot make a virtual environment with pip in it (no ensurepip module)." >&2; \
+	    echo "On Debian or Ubuntu: sudo apt-get install python3-venv, then run make again." >&2; \
+	    exit 1; }; \
+	  echo "$(PYTHON) -m venv $(VENV)"; \
+	  $(PYTHON) -m venv $(VENV) || { rm -rf $(VENV); exit 1; }; }
 
 # Re-install only when the package description changes, so a second run is fast. A .venv made
 # by a Python older than pyproject.toml's requires-python (3.11) is refused with the way out.
-$(STAMP): pyproject.toml
-	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+$(STAMP): pyproject.toml | venv
 	@$(BIN)/python -c 'import sys; sys.exit(sys.version_info < (3, 11))' || { \
 	  echo "$(VENV) was made with $$($(BIN)/python -V 2>&1); the series needs Python 3.11 or newer." >&2; \
 	  echo "Run: make clean, then the same make command with PYTHON=python3.11 (or newer)." >&2; \
