@@ -22,18 +22,18 @@ def as_if_an_older_release_copied(folder, name):
     (folder / MANIFEST).write_text(json.dumps(manifest))
 
 
-def test_the_release_carries_ten_notebooks_and_their_solutions():
+def test_the_release_carries_eleven_notebooks_and_their_solutions():
     names = release_files()
     notebooks = [name for name in names if "/" not in name]
     solutions = [name for name in names if name.startswith("solutions/")]
-    assert len(notebooks) == 10 and len(solutions) == 10 and len(names) == 20
-    assert [name[:2] for name in notebooks] == [f"{n:02}" for n in range(10)]
+    assert len(notebooks) == 11 and len(solutions) == 11 and len(names) == 22
+    assert [name[:2] for name in notebooks] == [f"{n:02}" for n in range(11)]
 
 
 def test_a_first_run_copies_every_notebook_byte_for_byte(tmp_path):
     folder = tmp_path / "course"
     lines = copy_series(folder)
-    assert lines == [f"Copied 10 notebooks and 10 solutions into {folder}."]
+    assert lines == [f"Copied 11 notebooks and 11 solutions into {folder}."]
     for name, release in release_files().items():
         assert (folder / name).read_bytes() == release
     assert copy_series(folder) == [f"The series in {folder} is up to date."]
