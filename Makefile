@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: lab test quick lint check bench clean venv
+.PHONY: lab test quick lint check bench site clean venv
 
 ## The virtual environment, made whole or not at all. Debian and Ubuntu ship the part of Python
 ## that puts pip into a new environment (ensurepip) in a package of its own, python3-venv;
@@ -65,6 +65,12 @@ check: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e ".[test,bench]"
 	$(BIN)/python benchmarks/run_all.py
+
+## The reading copy: every notebook run, as a static site in $(SITE) (open its index.html).
+SITE ?= build/site
+site: $(STAMP)
+	$(BIN)/python -m pip install --quiet -e ".[site]"
+	$(BIN)/bpe-workshop site $(SITE)
 
 clean:
 	rm -rf $(VENV)
