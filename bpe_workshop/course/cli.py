@@ -4,6 +4,7 @@
     bpe-workshop check              the set-up check, one line per check with the fix
     bpe-workshop wheelhouse FOLDER  every wheel the course needs, for an offline room
     bpe-workshop hub                a classroom JupyterHub: attendees need only a browser
+    bpe-workshop site OUT           the reading copy: a static site of the series, run
 
 Exit status: 0 done, 1 failed, 2 a wrong command line (argparse's). A file or folder problem
 is one sentence naming the path and what to do. ``make lab`` and ``make check`` in a clone run
@@ -20,7 +21,7 @@ import sys
 from pathlib import Path
 
 from bpe_workshop import check as setup_check
-from bpe_workshop.course import hub, wheelhouse
+from bpe_workshop.course import hub, site, wheelhouse
 from bpe_workshop.course.series import FIRST, copy_series, reset_notebook
 
 PROBLEMS = {  # errno -> what it means for a learner's file or folder, and what to do
@@ -53,6 +54,7 @@ def main(argv: list[str] | None = None) -> int:
     ).set_defaults(run=lambda args: setup_check.main())
     wheelhouse.register(subparsers)
     hub.register(subparsers)
+    site.register(subparsers)
     argv = list(sys.argv[1:] if argv is None else argv)
     cut = argv.index("--") if "--" in argv else len(argv)  # what follows `--` is Jupyter's
     args = parser.parse_args(argv[:cut])  # subtle: so an unknown option before it is refused
