@@ -69,7 +69,7 @@ class _TrainingProgress(WidgetView):
                          layout=widgets.Layout(flex_flow="row wrap", align_items="center")),
             self.message], layout=widgets.Layout(max_width="100%"))
         if display and self.mode == "widget":
-            show(self.widget)
+            show(self)  # as its widget; on the site, as the line saying it needs a kernel
 
     def __call__(self, step: int, total: int, record=None) -> None:
         self.step, self.total = step, total
