@@ -8,41 +8,38 @@ with the smallest failing input (a generated one is shrunk), expected vs got and
 about the answer's shape (:func:`shape_hint`), then the known wrong answer it matches, then the
 checker's own. It never raises and answers within CHECK_LIMIT seconds, whatever the learner's
 code does (``sys.exit()``, a ``repr`` that never returns, a self-containing list, an endless loop,
-a replaced ``sys.stdout``); only ``KeyboardInterrupt`` passes. On Linux and macOS the answer runs
-in a forked child, so a long call inside C (``sum(range(10**10))``) is stopped too. Answers must
-be Python's own types; threads left running are reported. Left out: learner code that catches
-``BaseException`` and goes on looping (in the child it is stopped with the child).
+a replaced ``sys.stdout``); only ``KeyboardInterrupt`` passes. Each call of the answer runs in
+:mod:`sandbox` (a forked child on Linux and macOS, which also stops a long call inside C such as
+``sum(range(10**10))``); this module sees only the plain data it sends back, computes each
+expected value after the call, and decides the verdict. Answers must be Python's own types;
+threads left running are reported.
 """
 
 from __future__ import annotations
 
+import builtins
 import contextlib
 import copy
 import functools
-import gc
-import io
-import mmap
 import os
 import pickle
 import random
-import select
-import signal
 import sys
-import threading
 import time
 import traceback
-import warnings
+import types
 from collections import Counter, OrderedDict, defaultdict
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+
+from bpe_workshop.exercises.sandbox import MAX_PRINTED, Room, TimeUp, guarded, plain, safely  # noqa: F401
 
 MAX_SHOWN = 160  # characters of a repr or a message shown in a verdict before cutting it short
 TIME_LIMIT = 3.0  # seconds one call of the learner's function may take before it is stopped
 CHECK_LIMIT = 7.0  # seconds for a whole check: every call, every comparison, the verdict
 GENERATED = 200  # generated cases per checker, small to large
-MAX_PRINTED = 2000  # characters of the learner's own prints shown before the verdict
 MAX_ITEMS = 100_000  # items of an answer walked before it counts as too big to compare
-ISOLATE = hasattr(os, "fork") and sys.platform in ("linux", "darwin")  # answers in a forked child
+ISOLATE = hasattr(os, "fork") and sys.platform in ("linux", "darwin")  # forked calls
 HONEST = {Counter, defaultdict, OrderedDict}  # subclasses of dict whose == is dict's own
 AGAIN = "edit the cell above, then run it and this cell again."
 IN_C = ("look for a call on a huge number or a huge repetition, and make the work grow with the "
@@ -65,97 +62,30 @@ class CheckResult:
         pass
 
 
-class TimeUp(BaseException):
-    """Raised in the learner's code past the time limit (``except Exception:`` cannot stop it)."""
-
-
 @dataclass(frozen=True)
 class Raised:
-    """What a hint receives as ``got`` when the learner's function raised instead of returning.
+    """What a hint receives as ``got`` when the learner's function raised instead of returning:
+    ``error`` is of the error's nearest built-in class (the learner's own classes stay in its
+    process), ``name`` and ``message`` are the error's own.
 
-    >>> Raised(KeyError(300))
+    >>> Raised.rebuilt("KeyError", "KeyError", "300")
     <raised KeyError: 300>
     """
 
     error: BaseException
+    name: str
+    message: str
+
+    @classmethod
+    def rebuilt(cls, base: str, name: str, message: str) -> Raised:
+        kind = getattr(builtins, str(base), None)
+        kind = kind if isinstance(kind, type) and issubclass(kind, BaseException) else Exception
+        error = kind.__new__(kind)
+        error.args = (str(message),)
+        return cls(error, str(name), str(message))
 
     def __repr__(self) -> str:
-        return f"<raised {error_name(self.error)}: {message_of(self.error)}>"
-
-
-_guards: list[tuple[float, object]] = []  # the guards now running: (deadline, a token of its own)
-
-
-def guarded(func: Callable, *args, time_limit: float | None = None):
-    """``func(*args)``, stopped with :class:`TimeUp` after ``time_limit`` or TIME_LIMIT seconds.
-
-    Two watchmen, as learner code can defeat either alone: an alarm (POSIX, main thread), which
-    also stops a call stuck in C (``time.sleep(100)``), and a tracer (any thread), put back after,
-    as are ``sys.stdout`` and ``sys.stderr``. Guards nest: an inner one never outlives the one
-    around it.
-
-    >>> def forever():
-    ...     while True: pass
-    >>> guarded(forever, time_limit=0.1)  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    ...
-    bpe_workshop.exercises.core.TimeUp: stopped after 0.1 s
-    """
-    started = time.monotonic()
-    deadline = min([started + (TIME_LIMIT if time_limit is None else time_limit),
-                    *(guard[0] for guard in _guards)])
-    own_file = getattr(getattr(func, "__code__", None), "co_filename", None)
-    me = (deadline, object())  # unequal to every other guard, even one with the same deadline
-
-    def time_up(signum=None, frame=None):
-        if frame is not None and frame.f_code is guarded.__code__:
-            return  # subtle: never in a guard's own clean-up; the alarm comes again in 0.25 s
-        if me in _guards and (now := time.monotonic()) > deadline - 0.05:
-            late = ", when a step in C that cannot be interrupted ended" * (now > deadline + 1)
-            raise TimeUp(f"stopped after {now - started:.1f} s{late}")
-        if not _guards:  # an alarm late from a guard that has ended
-            signal.setitimer(signal.ITIMER_REAL, 0)
-
-    def tracer(frame, event, arg):
-        if time.monotonic() > deadline:
-            time_up()
-        if event == "call" and frame.f_code.co_filename == own_file:
-            # subtle: `while True: pass` on one line gives no line events, so in the learner's
-            # own cell every instruction is traced; elsewhere lines are enough
-            frame.f_trace_opcodes = True
-        return tracer  # trace the lines of every frame, so a loop anywhere is caught
-
-    sys._getframe().f_trace = None  # an outer guard's tracer must not stop this one's cleanup
-    alarm = hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
-    previous_tracer, streams = sys.gettrace(), (sys.stdout, sys.stderr)
-    if alarm:
-        previous_handler = signal.signal(signal.SIGALRM, time_up)
-        signal.setitimer(signal.ITIMER_REAL, max(deadline - started, 1e-3), 0.25)
-    _guards.append(me)
-    sys.settrace(tracer)
-    try:
-        return func(*args)
-    finally:  # subtle: no Python call in here (a new frame could be stopped by TimeUp)
-        sys.settrace(previous_tracer)
-        sys.stdout, sys.stderr = streams
-        _guards.remove(me)
-        if alarm:
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            signal.signal(signal.SIGALRM, previous_handler)
-            if _guards:  # the guard around this one keeps its own alarm
-                signal.setitimer(signal.ITIMER_REAL, max(_guards[-1][0] - time.monotonic(), 1e-3),
-                                 0.25)
-
-
-def _safely(work: Callable, *args, limit: float, failed: Callable[[BaseException], object]):
-    """``work(*args)`` within ``limit`` seconds, or ``failed(error)`` if it raises or runs out of
-    time: the one way the checker runs the learner's code and touches its objects."""
-    try:
-        return guarded(work, *args, time_limit=limit)
-    except KeyboardInterrupt:
-        raise
-    except BaseException as err:  # noqa: BLE001 - the learner's code or object, any failure
-        return failed(err)
+        return f"<raised {self.name}: {self.message}>"
 
 
 def _why(err: BaseException) -> str:
@@ -182,8 +112,8 @@ def message_of(err: BaseException) -> str:
 
 
 def _text_of(how: Callable, value: object, failed: str, cut: str) -> str:
-    text = _safely(how, value, limit=min(1.0, TIME_LIMIT),
-                   failed=lambda err: failed.format(_why(err)))
+    text = safely(lambda: str(how(value)), limit=min(1.0, TIME_LIMIT),
+                  failed=lambda err: failed.format(_why(err)))
     return text if len(text) <= MAX_SHOWN else text[: MAX_SHOWN - len(cut)] + cut
 
 
@@ -268,11 +198,10 @@ def check(
                f"pass the function's name without calling it, e.g. {name}(x) rather than "
                f"{name}(x())")
         return _print(out, "", CheckResult(False, f"❌ expected a function, got {fix}."))
-    inputs = sorted((tuple(args) for args in inputs), key=lambda a: (len(repr(a)), repr(a)))
-    cases = [(args, reference(*copy.deepcopy(args))) for args in inputs]
+    cases = sorted((tuple(args) for args in inputs), key=lambda a: (len(repr(a)), repr(a)))
     fixed = len(cases)
     if generate:
-        rng, seen = random.Random(0), {repr(args) for args, _ in cases}
+        rng, seen = random.Random(0), {repr(args) for args in cases}
         for attempt in range(4 * GENERATED):  # a small size has few inputs: some come twice
             if len(cases) == fixed + GENERATED:
                 break
@@ -280,76 +209,52 @@ def check(
             if repr(args) not in seen:
                 seen.add(repr(args))
                 with contextlib.suppress(Exception):  # an input the reference refuses: skipped
-                    cases.append((args, reference(*copy.deepcopy(args))))
+                    reference(*copy.deepcopy(args))
+                    cases.append(args)
     run = _Run(func=func, reference=reference, cases=cases, fixed=fixed, hint=hint, wrong=wrong,
-               name=name or getattr(func, "__name__", "your function"), alone=alone,
-               same=same or (lambda args, expected, got: expected == got), waiting=waiting,
-               reveal=reveal, valid=valid or (lambda *args: True))
-    return _print(out, *(_in_child(run) if ISOLATE else run.verdict()))
-
-
-class _Printed(io.StringIO):
-    """Stands for sys.stdout and sys.stderr while the learner's code runs: keeps what it prints,
-    up to MAX_PRINTED characters, and counts the rest."""
-
-    count = 0
-
-    def write(self, text: str) -> int:
-        super().write(text[: max(MAX_PRINTED - self.tell(), 0)])  # str only, like sys.stdout
-        self.count += len(text)
-        return len(text)
-
-    def close(self):  # what was printed before a learner's sys.stdout.close() is still shown
-        pass
-
-    def shown(self) -> str:
-        text, cut = self.getvalue(), self.count - self.tell()
-        text += f"\n... ({cut:,} more characters printed, not shown)" if cut else ""
-        return text if not text or text.endswith("\n") else text + "\n"  # the verdict on its line
+               name=name, alone=alone, same=same or (lambda args, expected, got: expected == got),
+               waiting=waiting, reveal=reveal, valid=valid or (lambda *args: True))
+    with Room(run, fork=ISOLATE) as run.room:  # forked before any expected value exists
+        result = run.verdict()
+    return _print(out, run.room.printed.shown(), result)
 
 
 class _Run:
-    """One check: the learner's calls and the verdict, in this process or a forked child."""
+    """One check: the learner's calls, each in :mod:`sandbox`, and the verdict, made here."""
 
     def __init__(self, **fields):
-        self.__dict__.update(fields)  # check's arguments; cases: (args, expected), fixed first
-        self.at = mmap.mmap(-1, 4)  # 1 + the index of the case being called; 0: none listed
+        self.__dict__.update(fields)  # check's arguments; cases: argument tuples, fixed first
 
-    def verdict(self) -> tuple[str, CheckResult]:
-        """``(what the learner's code printed, the verdict)``."""
-        self.printed, self.deadline = _Printed(), time.monotonic() + CHECK_LIMIT
-        with contextlib.redirect_stdout(self.printed), contextlib.redirect_stderr(self.printed):
-            verdict = self._verdict()
-        return self.printed.shown(), verdict
-
-    def _verdict(self) -> CheckResult:
-        threads_before = set(threading.enumerate())
-        why = self.waiting and self._in_time(lambda: self.waiting(self.func), "")
+    def verdict(self) -> CheckResult:
+        self.deadline = time.monotonic() + CHECK_LIMIT
+        reply = self.room.ask("_about", until=self.deadline + 1.5)
+        self.name, why, self.names = "your function", "", ()
+        with contextlib.suppress(Exception):  # else the answer's process sent nothing readable
+            name, said, names = reply
+            self.name, why, self.names = str(name), str(said), tuple(map(str, names))
         if why:
             return self._not_attempted(why)
         untouched = []  # (args, got) where the function returned ... or None instead of an answer
         ran = 0
-        for k, (args, expected) in enumerate(self.cases):
-            if k >= self.fixed and (untouched or _started(threads_before) or self._time_short()):
+        for k, args in enumerate(self.cases):
+            if k >= self.fixed and (untouched or self.room.threads or self._time_short()):
                 break  # said below; the generated cases stop when time is short
             ran = k + 1
-            self.at[:] = ran.to_bytes(4, "little")
-            kind, got, extra = found = self._try(args, expected, TIME_LIMIT)
+            kind, got, extra, expected = found = self._try(k, TIME_LIMIT)
             if kind == "none" and k < self.fixed:
                 untouched.append((args, got))
             elif kind != "ok":
-                if k >= self.fixed and kind not in ("time", "stub"):
-                    args, expected, (kind, got, extra) = self._shrink(args, expected, found)
+                if k >= self.fixed and kind in ("wrong", "raised", "none", "changed"):
+                    args, (kind, got, extra, expected) = self._shrink(args, found)
                 failure = functools.partial(self._failure, args, expected, kind, got, extra)
                 return self._in_time(failure, CheckResult(False, (
                     f"❌ {call_text(self.name, args)} gave an answer the checker could not read "
                     f"within {CHECK_LIMIT:g} s (its ==, repr or str did not finish).\n   hint: "
                     "return plain Python values: lists, dicts, str, int.")))
-        left_running = _started(threads_before)
-        if left_running:
+        if self.room.threads:
             return CheckResult(False, (
-                f"❌ {self.name} started {len(left_running)} thread(s) that are still running "
-                f"({', '.join(t.name for t in left_running[:3])}); they keep using the kernel. "
+                f"❌ {self.name} started {len(self.room.threads)} thread(s) that are still "
+                f"running ({', '.join(self.room.threads[:3])}); they keep using the kernel. "
                 "Do the work in the function itself, or wait for the threads (join) before "
                 "returning."))
         if len(untouched) == self.fixed > 0:
@@ -371,33 +276,89 @@ class _Run:
 
     def _in_time(self, work: Callable, failed):
         """``work()`` within the time left, or ``failed`` if it raises or runs out of time."""
-        return _safely(work, limit=max(self.deadline - time.monotonic(), 0.5),
+        return safely(work, limit=max(self.deadline - time.monotonic(), 0.5),
                        failed=lambda err: failed)
 
-    def _try(self, args: tuple, expected: object, limit: float) -> tuple:
-        """``(kind, got, extra)``: kind is ok, wrong, raised, time, stub, none or changed; a
-        comparison that fails or hangs counts as a wrong answer."""
-        given = copy.deepcopy(args)  # a copy, so a function that changes it spoils nothing
-        room = self.deadline + 0.8 - time.monotonic()  # the child is stopped 1.5 s past it
-        got = _safely(self.func, *given, limit=max(min(limit, room), 1e-3), failed=Raised)
-        if type(got) is Raised:
-            err = got.error
-            stub, time_up = isinstance(err, NotImplementedError), isinstance(err, TimeUp)
-            slow = "slow" if room < limit else "time"  # the check's time ran out, not the call's
-            return ("stub" if stub else slow if time_up else "raised"), got, err
-        if (got is None or got is Ellipsis) and expected is not None:
-            return "none", got, None
-        odd = _odd(got) if not _odd(expected) else ""
-        agrees, trouble = (False, f"means nothing: {odd}; return plain Python values") if odd else (
-            _safely(lambda: (bool(self.same(args, expected, got)), ""), limit=min(1.0, TIME_LIMIT),
-                    failed=lambda err: (False, f"{_why(err)}: return a plain Python value")))
-        agrees = agrees and not shape_hint(expected, got)  # equal, but 1.0 or True for 1
-        if agrees and not self._in_time(lambda: given == args, False):
-            return "changed", got, given
-        return ("ok" if agrees else "wrong"), got, trouble
+    def _about(self) -> tuple:
+        """In the answer's process: its name, why it is not attempted ('' if it is), the names
+        of its arguments; its attributes read under the guard."""
+        name = self.name or safely(lambda: self.func.__name__, limit=1.0, failed=lambda e: None)
+        code = safely(lambda: self.func.__code__, limit=1.0, failed=lambda err: None)
+        why = self.waiting and safely(self.waiting, self.func, limit=CHECK_LIMIT,
+                                      failed=lambda err: "")
+        return (name if type(name) is str else "your function", why if type(why) is str else "",
+                code.co_varnames[: code.co_argcount] if type(code) is types.CodeType else ())
 
-    def _shrink(self, args, expected, result) -> tuple:
-        """A smaller failing input than ``args``: drop parts of it while the answer stays wrong."""
+    def _attempt(self, case: int | tuple, limit: float) -> tuple:
+        """In the answer's process: one call on ``cases[case]`` (or on ``case``), as ``(kind, what
+        it gave, why == on it means nothing, a note, (index, shown) of an argument it changed)``,
+        all plain data."""
+        args = self.cases[case] if type(case) is int else case
+        given, raised = copy.deepcopy(args), []  # a copy, to see whether the function changes it
+        got = safely(self.func, *given, limit=limit, failed=raised.append)
+        changed = safely(lambda: next(((i, shown(b)) for i, (a, b) in enumerate(zip(args, given))
+                                       if a != b), ()), limit=1.0, failed=lambda err: ())
+        return (*safely(self._described, got, raised, limit=1.0, failed=lambda err: (
+            "raised", ("Exception", "Exception", "(it could not be shown)"), "", "")), changed)
+
+    def _described(self, got: object, raised: list) -> tuple:
+        if raised and isinstance(raised[0], TimeUp):
+            return "time", None, "", str(raised[0])
+        if raised:
+            err, note = raised[0], ""
+            base = next(kind for kind in type(err).__mro__ if kind.__module__ == "builtins")
+            message = message_of(err) if not isinstance(err, SystemExit) else "" \
+                if err.code is None else shown(err.code)
+            if isinstance(err, NotImplementedError):
+                *_, (frame, _) = traceback.walk_tb(err.__traceback__)
+                helper = frame.f_code  # the function that raised, the learner's or a helper
+                note = "" if helper is getattr(self.func, "__code__", None) else helper.co_name
+            return ("stub" if isinstance(err, NotImplementedError) else "raised"), (
+                base.__name__, error_name(err), message), "", note
+        trouble = _odd(got)
+        with contextlib.suppress(Exception):
+            data = pickle.dumps(got, protocol=5)
+            plain(data)  # read back as the checker will read it
+            if not trouble:
+                return "returned", data, "", ""
+        return "returned", (type(got).__name__, isinstance(got, Iterator), shown(got)), trouble, ""
+
+    def _try(self, case: int | tuple, limit: float) -> tuple:
+        """``(kind, got, extra, expected)`` for ``cases[case]`` (or ``case``, the arguments): kind
+        is ok, wrong, raised, time, slow, stub, none, changed, stuck or ended; a comparison that
+        fails or hangs counts as a wrong answer."""
+        args = self.cases[case] if type(case) is int else case
+        room = self.deadline + 0.8 - time.monotonic()  # the child is stopped 1.5 s past it
+        reply = self.room.ask("_attempt", case, max(min(limit, room), 1e-3),
+                              until=self.deadline + 1.5)
+        # subtle: only now, so that no frame or object of the answer's process held it
+        expected = self.reference(*copy.deepcopy(args))
+        try:
+            kind, got, trouble, note, changed = reply
+            if kind == "returned":
+                got = plain(got) if type(got) is bytes else _stand_in(*got)
+            elif kind in ("raised", "stub"):
+                got = Raised.rebuilt(*got)
+            trouble, note = str(trouble), str(note)
+        except Exception:  # noqa: BLE001 - no reply, or one the answer wrote itself
+            return self.room.lost or "ended", None, None, expected
+        if kind in ("raised", "stub", "time"):
+            return ("slow" if kind == "time" and room < limit else kind), got, (
+                got if kind == "raised" else note), expected
+        if (got is None or got is Ellipsis) and expected is not None:
+            return "none", got, None, expected
+        odd = trouble if not _odd(expected) else ""
+        agrees, trouble = (False, f"means nothing: {odd}; return plain Python values") if odd else (
+            safely(lambda: (bool(self.same(args, expected, got)), ""), limit=min(1.0, TIME_LIMIT),
+                   failed=lambda err: (False, f"{_why(err)}: return a plain Python value")))
+        agrees = agrees and not shape_hint(expected, got)  # equal, but 1.0 or True for 1
+        if agrees and changed:
+            return "changed", got, changed, expected
+        return ("ok" if agrees else "wrong"), got, trouble, expected
+
+    def _shrink(self, args: tuple, result: tuple) -> tuple:
+        """A smaller failing input than ``args``: drop parts of it while the answer stays wrong
+        in the same way; ``(args, its result)``."""
         tried = {repr(args)}
         while not self._time_short() and len(tried) < 400:
             for smaller in _smaller(args):
@@ -405,31 +366,34 @@ class _Run:
                     continue
                 tried.add(repr(smaller))
                 try:
-                    wanted = self.reference(*copy.deepcopy(smaller))
+                    outcome = self._try(smaller, limit=min(0.5, TIME_LIMIT))
                 except Exception:  # noqa: BLE001, S112 - an input the reference refuses
                     continue
-                self.at[:] = bytes(4)  # not one of the listed cases
-                outcome = self._try(smaller, wanted, limit=min(0.5, TIME_LIMIT))
                 if outcome[0] == result[0]:  # the same kind of failure, on a smaller input
-                    args, expected, result = smaller, wanted, outcome
+                    args, result = smaller, outcome
                     break
             else:
                 break
-        return args, expected, result
+        return args, result
 
     def _failure(self, args, expected, kind, got, extra) -> CheckResult:
         call = call_text(self.name, args)
-        if kind == "stub":
-            *_, (frame, _) = traceback.walk_tb(extra.__traceback__)
-            helper = frame.f_code  # the function that raised, the learner's or a helper
-            if helper is getattr(self.func, "__code__", None):
-                return self._not_attempted()
+        if kind == "stub":  # extra: the helper that is still a stub, '' if the answer is
             return CheckResult(False, (
-                f"⏳ {self.name}: {helper.co_name} is still a stub (it raises "
-                f"NotImplementedError), and {self.name} calls it: write {helper.co_name} in its "
-                "cell and run it, then run this cell again."))
+                f"⏳ {self.name}: {extra} is still a stub (it raises NotImplementedError), and "
+                f"{self.name} calls it: write {extra} in its cell and run it, then run this "
+                "cell again.")) if extra else self._not_attempted()
+        if kind == "ended":
+            return CheckResult(False, f"❌ {call} ended the process it ran in (os._exit, or a "
+                               "crash in C): return a value instead.")
+        if kind == "stuck":
+            return CheckResult(False, (
+                f"❌ {call} did not finish: it ran on past {CHECK_LIMIT:g} s inside one step that "
+                "Python cannot interrupt (a long computation in C, such as sum(range(10**10)) or "
+                f"a huge str or list), so the checker stopped the process it ran in.\n   hint: "
+                f"{IN_C}"))
         if kind == "time":
-            flood = self.printed.count > 20 * MAX_PRINTED
+            flood = self.room.printed.count > 20 * MAX_PRINTED
             hint = ("printing that much takes longer than the limit: print less (or nothing) and "
                     "run it again; if the prints come from a loop, check that the loop ends."
                     if flood else IN_C if "in C" in str(extra) else
@@ -438,7 +402,7 @@ class _Run:
                     "matches.")
             return CheckResult(False, (
                 f"❌ {call} did not finish: it was {extra}, the limit being {TIME_LIMIT:g} s"
-                f"{f', after printing {self.printed.count:,} characters' * flood}.\n"
+                f"{f', after printing {self.room.printed.count:,} characters' * flood}.\n"
                 f"   hint: {hint}"))
         if kind == "slow":
             return CheckResult(False, f"❌ {call} was still running when the check's time ran "
@@ -449,22 +413,20 @@ class _Run:
         if kind == "none":
             return CheckResult(False, f"❌ {call} returned {got!r}, with no answer: does every "
                                "path through your function end in `return`?")
-        if kind == "changed":
-            code = getattr(self.func, "__code__", None)
-            names = code.co_varnames[: code.co_argcount] if code else ()  # not a *args
-            i = next(i for i, (a, b) in enumerate(zip(args, extra)) if a != b)
-            what = f"argument {names[i] if i < len(names) else i + 1}"
+        if kind == "changed":  # extra: (the argument's index, what it became, shown)
+            i, now = extra
+            what = f"argument {self.names[i] if i < len(self.names) else i + 1}"  # not a *args
             return CheckResult(False, (
                 f"❌ {call} gave the right answer, but changed its {what}: "
-                f"{shown(args[i])} became {shown(extra[i])}.\n   hint: the caller still needs "
+                f"{shown(args[i])} became {now}.\n   hint: the caller still needs "
                 f"its {type(args[i]).__name__} as it was: do not change its {what}; "
                 "work on a copy."))
         lines, text = [f"   expected: {shown(expected)}"] if self.reveal else [], ""
         if kind == "raised":
             lines.insert(0, f"❌ {call} " + (
-                f"called sys.exit({'' if extra.code is None else shown(extra.code)}) (SystemExit): "
-                "return a value instead of exiting." if isinstance(extra, SystemExit)
-                else f"raised {error_name(extra)}: {message_of(extra)}"))
+                f"called sys.exit({extra.message}) (SystemExit): return a value instead of "
+                "exiting." if extra.name == "SystemExit" else
+                f"raised {extra.name}: {extra.message}"))
         else:
             lines = [f"❌ {call} gave the wrong answer.", *lines, f"   got:      {shown(got)}"]
             lines += [f"   (comparing it with == {extra})"] if extra else []
@@ -481,22 +443,18 @@ class _Run:
         hint about a mistake the answer did not make misleads more than the checker's own)."""
         def gives(answer, case, mine) -> bool:
             return self._in_time(
-                lambda: self.same(case, guarded(answer, *copy.deepcopy(case)), mine), False)
+                lambda: self.same(case, answer(*copy.deepcopy(case)), mine), False)
 
         here = [(answer, sentence) for answer, sentence in self.wrong if gives(answer, args, got)]
         mine = []  # (a fixed case, its expected value, the learner's answer)
-        for case, expected in self.cases[: self.fixed] if here else ():
+        for k in range(self.fixed) if here else ():
             if self._time_short():
                 return ""
-            mine.append((case, expected, _safely(self.func, *copy.deepcopy(case),
-                                                 limit=min(0.5, TIME_LIMIT), failed=Raised)))
+            _, got, _, expected = self._try(k, min(0.5, TIME_LIMIT))
+            mine.append((self.cases[k], expected, got))
         return next((sentence for exact in (True, False) for answer, sentence in here
                      if all(gives(answer, case, got) or not exact and gives(answer, case, expected)
                             for case, expected, got in mine)), "")
-
-
-def _started(threads_before: set) -> list:
-    return [t for t in threading.enumerate() if t not in threads_before and t.is_alive()]
 
 
 def _smaller(args: tuple) -> Iterator[tuple]:
@@ -574,7 +532,7 @@ def _items_hint(expected, got) -> str:
 
 def _is(work: Callable) -> bool:
     """Whether ``work()`` is true; False if it raises or hangs (a learner's object on one side)."""
-    return _safely(lambda: bool(work()), limit=min(1.0, TIME_LIMIT), failed=lambda err: False)
+    return safely(lambda: bool(work()), limit=min(1.0, TIME_LIMIT), failed=lambda err: False)
 
 
 def _odd(value: object) -> str:
@@ -622,62 +580,20 @@ def error_name(err: BaseException) -> str:
 
 
 def _print(out, printed: str, result: CheckResult) -> CheckResult:
-    with contextlib.suppress(Exception):  # a closed stream: the result still says it
-        out.write(printed + result.message + "\n")
-        out.flush()
+    """Write the answer's prints and the verdict to ``out``, a character it cannot encode (a lone
+    surrogate, say) as an escape; return the result with that message."""
+    result = replace(result, message=result.message.encode("utf-8", "backslashreplace").decode())
+    for encoding in (getattr(out, "encoding", None), "utf-8"):
+        with contextlib.suppress(Exception):  # a closed stream: the result still says it
+            out.write((printed + result.message + "\n").encode(encoding, "backslashreplace")
+                      .decode(encoding))
+            out.flush()
+            break
     return result
 
 
-def _in_child(run: _Run) -> tuple[str, CheckResult]:
-    """``run.verdict()`` in a forked child, ended if it outlives CHECK_LIMIT (a call stuck in C).
-
-    The child writes 1 + the index of each case before calling it to memory it shares with this
-    process (``run.at``), and its verdict to a pipe; the learner's function, its prints and its
-    threads stay in the child.
-    """
-    read_end, write_end = os.pipe()
-    gc.freeze()  # the child's collector leaves the kernel's objects alone: fewer pages copied
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", DeprecationWarning)  # fork with the kernel's threads
-            pid = os.fork()
-    except OSError:  # no process left to fork: check in this one
-        os.close(read_end)
-        os.close(write_end)
-        return run.verdict()
-    finally:
-        gc.unfreeze()
-    if pid == 0:  # the child: never returns
-        try:
-            os.close(read_end)
-            result = None  # if the learner's code raised KeyboardInterrupt
-            with contextlib.suppress(KeyboardInterrupt):
-                result = run.verdict()
-            with os.fdopen(write_end, "wb") as pipe:
-                pickle.dump(result, pipe)
-        finally:
-            os._exit(0)
-    os.close(write_end)
-    received, closed, ended = b"", False, time.monotonic() + CHECK_LIMIT + 1.5
-    try:  # read until the pipe closes (an empty read) or the time is up
-        while not closed and select.select([read_end], [], [], max(ended - time.monotonic(), 0))[0]:
-            chunk = os.read(read_end, 1 << 16)
-            received, closed = received + chunk, not chunk
-    finally:
-        os.close(read_end)
-        os.kill(pid, signal.SIGKILL)
-        os.waitpid(pid, 0)
-    if closed and received:
-        result = pickle.loads(received)  # noqa: S301 - our own child's verdict
-        if result is None:
-            raise KeyboardInterrupt
-        return result
-    k = int.from_bytes(run.at[:], "little") - 1
-    call = call_text(run.name, run.cases[k][0]) if k >= 0 else run.name
-    if closed:  # the pipe closed with no verdict
-        return "", CheckResult(False, f"❌ {call} ended the process it ran in (os._exit, or a "
-                               "crash in C): return a value instead.")
-    return "", CheckResult(False, (
-        f"❌ {call} did not finish: it ran on past {CHECK_LIMIT:g} s inside one step that Python "
-        "cannot interrupt (a long computation in C, such as sum(range(10**10)) or a huge str or "
-        f"list), so the checker stopped the process it ran in.\n   hint: {IN_C}"))
+def _stand_in(kind: str, iterator: bool, text: str) -> object:
+    """What the checker sees of an answer that is not plain data: an object of a made-up class
+    named like the answer's (hints read the name; an iterator stays one), shown as its repr."""
+    return type(str(kind), (Iterator,) * (iterator is True),
+                {"__repr__": lambda self: str(text), "__next__": None})()

@@ -1,0 +1,276 @@
+"""The sandbox: the one room where a learner's code runs, and the guard around it.
+
+A :class:`Room` runs the checker's few lines around each call of the answer in a child forked on
+Linux and macOS, in a temporary working directory and a process group of its own, and brings
+back their value with what the answer printed and the threads it left running. The child is
+forked before any expected value exists and sends bytes read as Python's own types and nothing
+else: whatever it does (``os._exit``, a call stuck in C, a grandchild holding the channel,
+deleting files, writing to every pipe, replacing the checker's functions), the kernel and the
+learner's folder are untouched and the checker decides the verdict from data. Elsewhere
+(Windows, ``fork=False``) the calls run in this process, their replies read the same way.
+:func:`guarded` is the time limit. Left out: code that catches ``BaseException`` and goes on
+looping in this process.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+import io
+import os
+import pickle
+import shutil
+import signal
+import socket
+import sys
+import tempfile
+import threading
+import time
+import warnings
+from collections.abc import Callable
+
+MAX_PRINTED = 2000  # characters of the learner's own prints shown before the verdict
+# what a reply may be built of: Python's own types, and the dicts whose == is dict's own
+PLAIN = {("builtins", kind.__name__) for kind in (int, float, complex, str, bytes, bytearray,
+                                                  list, dict, set, frozenset, tuple, bool)}
+PLAIN |= {("collections", name) for name in ("Counter", "defaultdict", "OrderedDict")} | {
+    ("builtins", "Ellipsis")}
+
+
+class TimeUp(BaseException):
+    """Raised in the learner's code past the time limit (``except Exception:`` cannot stop it)."""
+
+
+_guards: list[tuple[float, object]] = []  # the guards now running: (deadline, a token of its own)
+
+
+def guarded(func: Callable, *args, time_limit: float):
+    """``func(*args)``, stopped with :class:`TimeUp` after ``time_limit`` seconds.
+
+    An alarm where there is one (POSIX, the main thread): it stops a call stuck in C as well
+    (``time.sleep(100)``) and costs nothing while the code runs. Elsewhere (Windows, a thread) a
+    line tracer, put back after, which slows the code it watches (benchmarks/bench_checkers.py).
+    ``sys.stdout`` and ``sys.stderr`` are put back too. Guards nest: an inner one never outlives
+    the one around it.
+
+    >>> def forever():
+    ...     while True: pass
+    >>> guarded(forever, time_limit=0.1)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    bpe_workshop.exercises.sandbox.TimeUp: stopped after ... s
+    """
+    started = time.monotonic()
+    deadline = min([started + time_limit, *(guard[0] for guard in _guards)])
+    own_file = getattr(getattr(func, "__code__", None), "co_filename", None)
+    me = (deadline, object())  # unequal to every other guard, even one with the same deadline
+
+    def time_up(signum=None, frame=None):
+        if frame is not None and frame.f_code is guarded.__code__:
+            return  # subtle: never in a guard's own clean-up; the alarm comes again in 0.25 s
+        if me in _guards and (now := time.monotonic()) > deadline - 0.05:
+            late = ", when a step in C that cannot be interrupted ended" * (now > deadline + 1)
+            raise TimeUp(f"stopped after {now - started:.1f} s{late}")
+        if not _guards:  # an alarm late from a guard that has ended
+            signal.setitimer(signal.ITIMER_REAL, 0)
+
+    def tracer(frame, event, arg):
+        if time.monotonic() > deadline:
+            time_up()
+        if event == "call" and frame.f_code.co_filename == own_file:
+            # subtle: `while True: pass` on one line gives no line events, so in the learner's
+            # own cell every instruction is traced; elsewhere lines are enough
+            frame.f_trace_opcodes = True
+        return tracer  # trace the lines of every frame, so a loop anywhere is caught
+
+    alarm = hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
+    previous_tracer, streams = sys.gettrace(), (sys.stdout, sys.stderr)
+    if alarm:
+        previous_handler = signal.signal(signal.SIGALRM, time_up)
+        signal.setitimer(signal.ITIMER_REAL, max(deadline - started, 1e-3), 0.25)
+    else:
+        sys._getframe().f_trace = None  # an outer guard's tracer must not stop this one's cleanup
+        sys.settrace(tracer)
+    _guards.append(me)
+    try:
+        return func(*args)
+    finally:  # subtle: no Python call in here (a new frame could be stopped by TimeUp)
+        sys.settrace(previous_tracer)
+        sys.stdout, sys.stderr = streams
+        _guards.remove(me)
+        if alarm:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, previous_handler)
+            if _guards:  # the guard around this one keeps its own alarm
+                signal.setitimer(signal.ITIMER_REAL, max(_guards[-1][0] - time.monotonic(), 1e-3),
+                                 0.25)
+
+
+def safely(work: Callable, *args, limit: float, failed: Callable[[BaseException], object]):
+    """``work(*args)`` within ``limit`` seconds, or ``failed(error)`` if it raises or runs out of
+    time: the one way the checker touches the learner's code and objects."""
+    try:
+        return guarded(work, *args, time_limit=limit)
+    except KeyboardInterrupt:
+        raise
+    except BaseException as err:  # noqa: BLE001 - the learner's code or object, any failure
+        return failed(err)
+
+
+class Printed(io.StringIO):
+    """Stands for sys.stdout and sys.stderr while the learner's code runs: keeps what it prints,
+    up to MAX_PRINTED characters, and counts the rest."""
+
+    count = 0
+
+    def write(self, text: str) -> int:
+        super().write(text[: max(MAX_PRINTED - self.tell(), 0)])  # str only, like sys.stdout
+        self.count += len(text)
+        return len(text)
+
+    def close(self):  # what was printed before a learner's sys.stdout.close() is still shown
+        pass
+
+    def shown(self) -> str:
+        text, cut = self.getvalue(), self.count - self.tell()
+        text += f"\n... ({cut:,} more characters printed, not shown)" if cut else ""
+        return text if not text or text.endswith("\n") else text + "\n"  # the verdict on its line
+
+
+class _Plain(pickle.Unpickler):
+    def find_class(self, module: str, name: str):
+        if (module, name) in PLAIN:
+            return super().find_class(module, name)
+        raise pickle.UnpicklingError(f"{module}.{name} is not plain data")
+
+
+def plain(data: bytes) -> object:
+    """``data`` unpickled when it holds Python's own types only; else UnpicklingError.
+
+    >>> plain(pickle.dumps({"a": [1, (2.0, b"x")]}))
+    {'a': [1, (2.0, b'x')]}
+    """
+    return _Plain(io.BytesIO(data)).load()
+
+
+class Room:
+    """Where the answer runs: :meth:`ask` calls ``getattr(target, name)(*args)`` in a child forked
+    here when ``fork`` (else in this process) and reads its value as plain data; ``printed`` keeps
+    the prints, ``threads`` names the threads the answer left running, ``lost`` says why the
+    child stopped replying: ``stuck`` (no reply in the time given: a call stuck in C) or
+    ``ended`` (the process ended, or sent what is not plain data). The child answers one request
+    after another until the room is closed, then ends with its process group; its temporary
+    working directory is removed.
+
+    >>> with Room([3, 1, 2], fork=True) as room:
+    ...     room.ask("index", 2, until=time.monotonic() + 5), room.lost
+    (2, '')
+    """
+
+    def __init__(self, target: object, *, fork: bool):
+        self.target, self.printed, self.pid, self.threads = target, Printed(), None, ()
+        self.before, self.lost = set(threading.enumerate()), ""
+        if not fork:
+            return
+        self.folder, (self.channel, there) = tempfile.mkdtemp(prefix="bpe-check-"), \
+            socket.socketpair()
+        gc.freeze()  # the child's collector leaves the kernel's objects alone: fewer pages copied
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", DeprecationWarning)  # the kernel's threads
+                self.pid = os.fork()
+        except OSError:  # no process left to fork: the calls run in this one
+            self.channel.close()
+            shutil.rmtree(self.folder, ignore_errors=True)
+        finally:
+            gc.unfreeze()
+        if self.pid == 0:  # the child: never returns
+            try:
+                self.channel.close()
+                os.setpgid(0, 0)  # its grandchildren end with it
+                os.chdir(self.folder)  # the files it writes or deletes are its own
+                while request := _received(there, None):
+                    name, args = pickle.loads(request)  # noqa: S301 - the checker's own request
+                    there.sendall(self._framed(name, args, child=True))
+            finally:
+                os._exit(0)
+        there.close()
+        with contextlib.suppress(OSError):
+            os.setpgid(self.pid, self.pid)
+
+    def __enter__(self) -> Room:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self.pid:
+            self.channel.close()
+            with contextlib.suppress(OSError):
+                os.killpg(self.pid, signal.SIGKILL)
+            os.waitpid(self.pid, 0)
+            shutil.rmtree(self.folder, ignore_errors=True)
+
+    def ask(self, name: str, *args, until: float) -> object:
+        """``target.name(*args)``'s value, read as plain data; None, with ``lost`` set, if the
+        child does not answer by ``until`` (or did not before)."""
+        if not self.pid:
+            data = self._framed(name, args, child=False)[8:]
+        elif self.lost:
+            return None
+        else:
+            data = b""
+            with contextlib.suppress(OSError):  # the time ran out, or the child has ended
+                request = pickle.dumps((name, args), protocol=5)
+                self.channel.settimeout(max(until - time.monotonic(), 1e-3))
+                self.channel.sendall(len(request).to_bytes(8, "little") + request)
+                data = _received(self.channel, until)
+        try:
+            reply = plain(data)
+        except Exception:  # noqa: BLE001 - bytes the answer wrote itself, or none
+            reply = None
+        if reply == "interrupt":
+            raise KeyboardInterrupt
+        if not (type(reply) is tuple and len(reply) == 4 and type(reply[1]) is str
+                and type(reply[2]) is int and type(reply[3]) is list
+                and all(type(name) is str for name in reply[3])):
+            self.lost = "stuck" if time.monotonic() >= until else "ended"
+            return None
+        value, text, count, self.threads = reply
+        self.printed.seek(0)
+        self.printed.truncate()
+        self.printed.write(text)
+        self.printed.count = count
+        return value
+
+    def _framed(self, name: str, args: tuple, *, child: bool) -> bytes:
+        """The value of ``target.name(*args)``, what has been printed and the threads left
+        running, pickled behind their length in 8 bytes; in the child, a KeyboardInterrupt is
+        sent as 'interrupt'."""
+        try:
+            with contextlib.redirect_stdout(self.printed), \
+                    contextlib.redirect_stderr(self.printed):
+                value = getattr(self.target, name)(*args)
+            threads = [str(t.name) for t in threading.enumerate()
+                       if t not in self.before and t.is_alive()]
+            data = pickle.dumps((value, self.printed.getvalue(), self.printed.count, threads),
+                                protocol=5)
+        except KeyboardInterrupt:
+            if not child:
+                raise
+            data = pickle.dumps("interrupt", protocol=5)
+        return len(data).to_bytes(8, "little") + data
+
+
+def _received(channel: socket.socket, until: float | None) -> bytes:
+    """One message: its length in 8 bytes, then the bytes; what came, if the channel closes
+    first or the time runs out (a grandchild holding the channel open costs nothing)."""
+    data = bytearray()
+    while len(data) < 8 or len(data) < 8 + int.from_bytes(data[:8], "little"):
+        channel.settimeout(None if until is None else max(until - time.monotonic(), 1e-3))
+        try:
+            chunk = channel.recv(1 << 20)
+        except OSError:  # the time ran out
+            break
+        if not chunk:
+            break
+        data += chunk
+    return bytes(data[8:])
