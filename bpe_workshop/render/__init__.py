@@ -5,7 +5,6 @@ No state and no ipywidgets: widgets and notebooks call them (``HTML(tokens_html(
 HTML with ``style``'s one stylesheet; ``labels`` orders and names pairs for tables and ``plots``.
 May import: ``tokenizers``, ``files``, ``algorithm``, the shared top modules; not ipywidgets.
 """
-from bpe_workshop.render.lattice import lattice_html
 from bpe_workshop.render.plots import (
     compression_figure,
     encoding_lengths,
@@ -18,6 +17,7 @@ from bpe_workshop.render.plots import (
 from bpe_workshop.render.style import CSS
 from bpe_workshop.render.tables import (
     encoded_bytes_html,
+    lattice_html,
     merge_table_html,
     message_html,
     pair_counts_html,

@@ -1,7 +1,7 @@
 """Tables as HTML strings: code points and UTF-8 bytes, pair counts, merges, word splits.
 
 The tables a lecturer draws on the board (Unicode, Gage's replacement table, Sennrich's word
-table), drawn from what the algorithms return; nothing new is computed. Left out: paging.
+table, Kudo's lattice), drawn from what the algorithms return. Left out: paging.
 """
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import html
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 
+from bpe_workshop.algorithm.unigram import normalize
 from bpe_workshop.render.labels import id_text, sorted_pairs, symbol_label, symbol_token
 from bpe_workshop.render.style import bar_class, color_class, view
 from bpe_workshop.token_text import counted, visible_text
@@ -299,3 +300,34 @@ def word_table_html(rows: Iterable, *, max_rows: int = 30, merged: str | None = 
             if len(rows) > max_rows else "")
     return view(f'<table class="bpe-table">{head}{"".join(body)}</table>{more}', include_css)
 
+
+# ----- Unigram's lattice: every piece over the characters it covers, the best path marked ---
+
+def lattice_html(unigram, text: str, include_css: bool = True) -> str:
+    """The lattice of ``text`` under ``unigram`` (after Kudo 2018's figures): a row per piece, under
+    the characters it covers (``▁`` for a space); the best path's pieces coloured and bold, the
+    rest grey; under the grid, the best path and its score.
+
+    >>> from bpe_workshop.algorithm.unigram import Unigram
+    >>> out = lattice_html(Unigram([("▁a", -1.0), ("a", -2.0), ("▁", -3.0)]), "a")
+    >>> "best path: ▁a = -1.00" in out, out.count("<tr>")
+    (True, 4)
+    """
+    chars = normalize(text)
+    best, score = unigram.viterbi(text)
+    on_path, start = set(), 0
+    for piece in best:
+        on_path.add((start, start + len(piece)))
+        start += len(piece)
+    rows = ["<tr>" + "".join(f'<th class="bpe-mono">{html.escape(visible_text(c))}</th>'
+                             for c in chars) + "</tr>"]
+    for begin, end, piece, piece_score in unigram.lattice(text):
+        chosen = (begin, end) in on_path
+        chip = token_chip(piece, 5 if chosen else 0, title=f"{piece!r}: log p = {piece_score:.2f}",
+                          bold=chosen)
+        cell = (f'<td colspan="{end - begin}">{chip} '
+                f'<span class="bpe-note">{piece_score:.2f}</span></td>')
+        rows.append(f"<tr>{'<td></td>' * begin}{cell}{'<td></td>' * (len(chars) - end)}</tr>")
+    summary = (f'<div class="bpe-summary">{counted(len(rows) - 1, "piece")} in the lattice · '
+               f"best path: {html.escape(' + '.join(best))} = {score:.2f}</div>")
+    return view(f'<table class="bpe-lattice">{"".join(rows)}</table>{summary}', include_css)

@@ -8,8 +8,7 @@ from __future__ import annotations
 import ipywidgets as widgets
 
 from bpe_workshop.algorithm.unigram import Unigram
-from bpe_workshop.render.lattice import lattice_html
-from bpe_workshop.render.tables import message_html
+from bpe_workshop.render.tables import lattice_html, message_html
 from bpe_workshop.validation import require_str
 from bpe_workshop.widgets._common import WidgetView, shows_errors
 
