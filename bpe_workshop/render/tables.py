@@ -1,10 +1,12 @@
 """Tables as HTML strings: code points and UTF-8 bytes, pair counts, merges, word splits.
 
 The tables a lecturer draws on the board (Unicode, Gage's replacement table, Sennrich's word
-table, Kudo's lattice), drawn from what the algorithms return. Left out: paging.
+table, Kudo's lattice, a token's merge tree), drawn from what the algorithms return. Left out:
+paging.
 """
 from __future__ import annotations
 
+import functools
 import html
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
@@ -158,16 +160,9 @@ def _pair_cells(pair, vocab) -> str:
     return f'<span class="bpe-pair">{token_chip(left, 0)} + {token_chip(right, 2)}</span>'
 
 
-def pair_counts_html(
-    counts: Mapping[tuple, int],
-    vocab: Mapping[int, bytes] | None = None,
-    top: int = 10,
-    *,
-    highlight: Iterable[tuple] = (),
-    title: str | None = None,
-    id_column: bool = True,
-    include_css: bool = True,
-) -> str:
+def pair_counts_html(counts: Mapping[tuple, int], vocab: Mapping[int, bytes] | None = None,
+                     top: int = 10, *, highlight: Iterable[tuple] = (), title: str | None = None,
+                     id_column: bool = True, include_css: bool = True) -> str:
     """The most frequent pairs as a table with a bar per count (a fast HTML bar chart).
 
     ``counts`` maps pairs of ids (shown through ``vocab``, default: single bytes; ordered by
@@ -205,15 +200,9 @@ def pair_counts_html(
                  include_css)
 
 
-def merge_table_html(
-    records: Sequence,
-    vocab: Mapping[int, bytes] | None = None,
-    *,
-    highlight_step: int | None = None,
-    max_rows: int = 50,
-    last: bool = False,
-    include_css: bool = True,
-) -> str:
+def merge_table_html(records: Sequence, vocab: Mapping[int, bytes] | None = None, *,
+                     highlight_step: int | None = None, max_rows: int = 50, last: bool = False,
+                     include_css: bool = True) -> str:
     """Merges as a table: step, pair (as bytes), new id, token, count.
 
     ``records``: ``tok.records`` (their own tokens make the vocabulary when ``vocab`` is None).
@@ -331,3 +320,38 @@ def lattice_html(unigram, text: str, include_css: bool = True) -> str:
     summary = (f'<div class="bpe-summary">{counted(len(rows) - 1, "piece")} in the lattice · '
                f"best path: {html.escape(' + '.join(best))} = {score:.2f}</div>")
     return view(f'<table class="bpe-lattice">{"".join(rows)}</table>{summary}', include_css)
+
+
+# ----- why is this a token: a byte-level token is one merge of two tokens of lower rank -------
+# (notebook 06's recover-pair rule); applied all the way down, it draws a tree of merges.
+
+@functools.lru_cache(maxsize=8)
+def _made_of(tok) -> dict[int, tuple[int, int]]:
+    return {new_id: pair for pair, new_id in tok.merges.items()}  # new id -> (left id, right id)
+
+
+def merge_tree(tok, token_id: int) -> tuple:
+    """``(rank, token bytes, subtrees)`` of a ``ByteLevelBPE``'s token: the two trees it joins,
+    or none for a single byte. In these tokenizers a token's id is its rank.
+
+    >>> from bpe_workshop import ByteLevelBPE
+    >>> merge_tree(ByteLevelBPE({(104, 105): 256, (256, 33): 257}), 257)[2][0]
+    (256, b'hi', ((104, b'h', ()), (105, b'i', ())))
+    """
+    pair = _made_of(tok).get(token_id, ())
+    return token_id, tok.vocab[token_id], tuple(merge_tree(tok, i) for i in pair)
+
+
+def merge_tree_html(tree: tuple, include_css: bool = True) -> str:
+    """A :func:`merge_tree` drawn top down: each token over the two it joins, its rank under it.
+
+    >>> merge_tree_html((256, b"hi", ((104, b"h", ()), (105, b"i", ()))), False).count("rank")
+    6
+    """
+    def node(tree: tuple, depth: int) -> str:
+        rank, token, subtrees = tree
+        below = "".join(node(subtree, depth + 1) for subtree in subtrees)
+        below = below and f'<div class="bpe-below">{below}</div>'
+        return (f'<div class="bpe-node">{token_chip(token, depth, f"rank {rank}: {token!r}")}'
+                f'<span class="bpe-id">rank {rank}</span>{below}</div>')
+    return view(f'<div class="bpe-tree">{node(tree, 0)}</div>', include_css)

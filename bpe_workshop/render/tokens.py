@@ -97,19 +97,11 @@ def _group_html(group: TokenGroup, ids: Sequence[int | None], show_ids: bool, un
     return spans + "<br>" * min(newlines, 2)
 
 
-def tokens_html(
-    token_bytes: Sequence[bytes],
-    ids: Sequence[int] | None = None,
-    show_ids: bool = False,
-    max_tokens: int = DEFAULT_MAX_TOKENS,
-    *,
-    include_css: bool = True,
-    summary: bool = True,
-    unit: str = "token",
-    empty_message: str | None = None,
-    total: int | None = None,
-    total_bytes: int | None = None,
-) -> str:
+def tokens_html(token_bytes: Sequence[bytes], ids: Sequence[int] | None = None,
+                show_ids: bool = False, max_tokens: int = DEFAULT_MAX_TOKENS, *,
+                include_css: bool = True, summary: bool = True, unit: str = "token",
+                empty_message: str | None = None, total: int | None = None,
+                total_bytes: int | None = None) -> str:
     """Render tokens as coloured, bordered spans (id, bytes and hex on hover); one HTML string.
 
     ``token_bytes``: one ``bytes`` per token (``tok.token_bytes(ids)``, or tiktoken's

@@ -9,9 +9,8 @@ from collections.abc import Mapping, Sequence
 import ipywidgets as widgets
 
 from bpe_workshop.render.labels import symbol_label
-from bpe_workshop.render.merge_tree import merge_tree, merge_tree_html
 from bpe_workshop.render.style import view
-from bpe_workshop.render.tables import message_html
+from bpe_workshop.render.tables import merge_tree, merge_tree_html, message_html
 from bpe_workshop.token_text import counted
 from bpe_workshop.tokenizers.byte_level import ByteLevelBPE
 from bpe_workshop.validation import describe, require_str

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from bpe_workshop import ByteLevelBPE, get_encoding
 from bpe_workshop.files.corpora import load_english
-from bpe_workshop.render.merge_tree import merge_tree, merge_tree_html
+from bpe_workshop.render.tables import merge_tree, merge_tree_html
 
 ENCODINGS = ["gpt2", "cl100k_base", "o200k_base", "trained"]
 SAMPLE = ("Tokenization is unbelievably fun, isn't it? 3221 + 2334 = 5555\n"
