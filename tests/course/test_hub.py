@@ -1,15 +1,16 @@
 """``bpe-workshop hub`` with real accounts, as in a room: run as root (CI is).
 
-One hub for these tests, on 127.0.0.1 and a free port. Its homes go to a fresh folder under the
+Each room is a hub on 127.0.0.1 and a free port. Its homes go to a fresh folder under the
 system's temporary folder, not ``tmp_path``: pytest's folders admit only their owner (and pytest
 closes them again whenever any session starts), so attendees could not reach a home there. The
 attendees' Python is the command's own default, ``/opt/bpe-workshop``, made on first use like
-the proxy ``.ci/run`` installs. The accounts carry a random prefix; at the end their leftover
-processes are ended by id, the accounts removed and the folder deleted. The client is the load
-benchmark's (``benchmarks/bench_hub.py``): it logs in through the hub's login form and runs code
-in kernels over the Jupyter kernel protocol. Two rooms, each made once per test process: one
-where three attendees have trained and saved a model, one that a test restarts and whose
-servers stop after a minute of quiet. No test needs another to have run first.
+the proxy ``.ci/run`` installs. The accounts carry a random prefix; at the end each room is
+ended with ``bpe-workshop hub --stop`` (no process of it is left), the accounts removed and the
+folder deleted. The client is the load benchmark's (``benchmarks/bench_hub.py``): it logs in
+through the hub's login form and runs code in kernels over the Jupyter kernel protocol. Three
+rooms, each made once per test process: one where three attendees have trained and saved a
+model (limits of 1 GB and 200 processes each), one that a test restarts, one whose servers stop
+after a minute. No test needs another to have run first.
 """
 
 import hashlib
@@ -18,12 +19,17 @@ import os
 import pwd
 import shutil
 import stat
+import subprocess
+import sys
 import tempfile
+import threading
 import time
 import uuid
 from pathlib import Path
 
+import psutil
 import pytest
+import requests
 
 from bpe_workshop import ByteLevelBPE
 
@@ -41,8 +47,10 @@ elif shutil.which("configurable-http-proxy") is None:
 PREFIX = f"bt{uuid.uuid4().hex[:4]}-"  # accounts no one else has (one prefix per process)
 NAMES = [f"{PREFIX}ada", f"{PREFIX}ben", f"{PREFIX}cy"]
 ADMIN = f"{PREFIX}teacher"
-QUIET = f"{PREFIX}dee"  # the attendee of the room that restarts and culls
-MEMORY_GB = 1.5  # each process's cap here; notebook 04's kernel maps about 0.4 GB
+QUIET = f"{PREFIX}dee"  # the attendee of the room that restarts
+CULLED = f"{PREFIX}fay"  # the attendee of the room whose servers stop after a minute
+LEAVER = f"{PREFIX}eli"  # an attendee whose server is stopped
+MEMORY_GB, MAX_PROCESSES = 1, 200  # each attendee's, in the first room
 TRAIN = """
 from pathlib import Path
 from bpe_workshop import ByteLevelBPE
@@ -53,7 +61,8 @@ models.mkdir(exist_ok=True)
 tok.save(models / "book300")
 print(Path.home(), sorted(path.name for path in models.iterdir()))
 """
-EDITED = "bpe-workshop/04_byte_level_bpe.ipynb"  # the notebook the attendees change
+SERIES = "bpe-workshop"  # the series' copy in each home
+EDITED = f"{SERIES}/04_byte_level_bpe.ipynb"  # the notebook the attendees change
 
 
 class Room:
@@ -63,30 +72,36 @@ class Room:
         self.folder = Path(tempfile.mkdtemp(prefix=f"{PREFIX}room-"))
         self.folder.chmod(0o711)  # attendees pass through to their homes, and see nothing else
         self.homes, self.options = self.folder / "homes", options
-        self.attendees, self.kernels, self.trained = {}, {}, {}
-        self.hub = bench_hub.Hub(self.homes, *options)
-        self.password = self.hub.printed("attendees' password:")
+        self.attendees, self.kernels, self.trained, self.own = {}, {}, {}, {}
+        self.password = f"room-{uuid.uuid4().hex[:8]}"  # given as the command is: in $ENV
+        self.hub = bench_hub.Hub(self.homes, *options, password=self.password)
 
     def join(self, name: str):
+        """Log in (the first time with the workshop's password and a new one of our own,
+        later with our own alone), start the server, open a kernel."""
         if name in self.kernels:
             self.kernels.pop(name).close()
-        attendee = bench_hub.Attendee(self.hub.url, name, self.password)
+        if name in self.own:
+            attendee = bench_hub.Attendee(self.hub.url, name, self.own[name])
+        else:
+            self.own[name] = f"{name}-{uuid.uuid4().hex[:8]}"
+            attendee = bench_hub.Attendee(self.hub.url, name, self.password, own=self.own[name])
         assert attendee.login(), f"{name} could not log in"
         attendee.spawn()
         self.attendees[name], self.kernels[name] = attendee, attendee.kernel()
         return self.kernels[name]
 
     def restart(self) -> None:
+        """Stop the hub as Ctrl-C would and start it again; servers and kernels run on."""
         for kernel in self.kernels.values():
             kernel.close()
-        self.kernels.clear()
         self.hub.stop()
         self.hub = bench_hub.Hub(self.homes, *self.options)
 
     def close(self, names: list[str]) -> None:
         for kernel in self.kernels.values():
             kernel.close()
-        self.hub.stop()
+        self.hub.end()
         bench_hub.remove_accounts(names)
         shutil.rmtree(self.folder)
 
@@ -95,23 +110,34 @@ class Room:
 def room():
     """Three attendees, each with a model trained and saved in their home (``room.trained``:
     what each training cell printed)."""
-    room = Room("--admin", ADMIN, "--memory", str(MEMORY_GB))
+    room = Room("--admin", ADMIN, "--memory", str(MEMORY_GB), "--max-processes",
+                str(MAX_PROCESSES))
     try:
         for name in NAMES:
             room.trained[name] = room.join(name).run(TRAIN)
         yield room
     finally:
-        room.close([*NAMES, ADMIN])
+        room.close([*NAMES, ADMIN, LEAVER])
 
 
 @pytest.fixture(scope="session")
 def quiet_room():
-    """A room whose servers stop after a minute of quiet (``--idle 1``)."""
-    room = Room("--idle", "1")
+    """A room that a test restarts."""
+    room = Room()
     try:
         yield room
     finally:
         room.close([QUIET])
+
+
+@pytest.fixture(scope="session")
+def culled_room():
+    """A room whose servers stop after a minute (``--max-age 1``)."""
+    room = Room("--max-age", "1")
+    try:
+        yield room
+    finally:
+        room.close([CULLED])
 
 
 def test_three_attendees_each_train_and_save_a_model_in_their_own_home(room):
@@ -130,11 +156,60 @@ def test_three_attendees_each_train_and_save_a_model_in_their_own_home(room):
 
 
 def test_a_wrong_password_is_refused(room):
-    assert not bench_hub.Attendee(room.hub.url, f"{PREFIX}eve", "not-the-password").login()
+    new = f"{PREFIX}eve"
+    assert not bench_hub.Attendee(room.hub.url, new, "not-the-password", own="eves-own-1").login()
     # the instructor's name needs the instructor's own password, not the room's
-    assert not bench_hub.Attendee(room.hub.url, ADMIN, room.password).login()
-    # an account of this machine that is not an attendee's is no name to log in with
-    assert not bench_hub.Attendee(room.hub.url, "root", room.password).login()
+    assert not bench_hub.Attendee(room.hub.url, ADMIN, room.password, own="mine-now-1").login()
+    # a new name with the workshop's password alone is told what else to type
+    first = bench_hub.Attendee(room.hub.url, new, room.password)
+    assert not first.login() and "a password of your own" in first.refusal
+
+
+def test_after_the_first_login_only_the_attendees_own_password_opens_their_account(room):
+    ada, ben = NAMES[0], NAMES[1]
+    # a classmate's name with the workshop's password (and any "own" one) is refused
+    probe = bench_hub.Attendee(room.hub.url, ben, room.password, own="taking-bens-1")
+    assert not probe.login()
+    assert not bench_hub.Attendee(room.hub.url, ben, room.own[ada]).login()  # ada's own: no
+    assert bench_hub.Attendee(room.hub.url, ben, room.own[ben]).login()  # ben's own: yes
+    # and ada's token opens neither ben's server nor his page on the hub
+    assert room.attendees[ada].server_api("GET", "/contents", user=ben).status_code == 403
+    assert room.attendees[ada].hub_api("GET", f"/users/{ben}").status_code in (403, 404)
+
+
+def test_five_failed_logins_in_a_row_make_a_name_wait(room):
+    name = f"{PREFIX}gus"
+    own = "gus-own-pass"
+    assert bench_hub.Attendee(room.hub.url, name, room.password, own=own).login()
+    for _ in range(5):
+        assert not bench_hub.Attendee(room.hub.url, name, "guessing-123").login()
+    waiting = bench_hub.Attendee(room.hub.url, name, own)  # the right password, too soon
+    assert not waiting.login() and "5 failed logins in a row" in waiting.refusal
+    bench_hub.remove_accounts([name])
+
+
+def test_an_existing_account_of_the_machine_is_never_served(room):
+    """Not root, and not an account whose home lies among the attendees' (the old rule let
+    those in): only accounts this hub made."""
+    name = f"{PREFIX}sam"
+    subprocess.run(["useradd", "--create-home", "--home-dir", str(room.homes / name), name],
+                   check=True)
+    try:
+        for login in (name, "root"):
+            probe = bench_hub.Attendee(room.hub.url, login, room.password, own="anything-1")
+            assert not probe.login()
+            assert f"{login} is an account of this machine that this hub did not make" in (
+                probe.refusal)
+        teacher = bench_hub.Attendee(room.hub.url, ADMIN,
+                                     room.hub.printed("instructor's password:"))
+        assert teacher.login()
+        for login in (name, "daemon"):  # the admin page's "add users" posts this
+            answer = teacher.hub_api("POST", "/users", json={"usernames": [login]})
+            assert answer.status_code == 400 and "this hub did not make" in answer.text
+        uid = pwd.getpwnam(name).pw_uid
+        assert not [p for p in psutil.process_iter(["uids"]) if p.info["uids"].real == uid]
+    finally:
+        bench_hub.remove_accounts([name])
 
 
 def test_an_attendee_cannot_read_or_change_anothers_files(room):
@@ -163,18 +238,72 @@ def test_the_instructor_sees_the_attendees_and_opens_their_servers(room):
     assert [item["name"] for item in answer.json()["content"] if item["name"].endswith(".model")]
 
 
-def test_a_cell_over_the_memory_limit_dies_alone(room):
+def test_four_processes_over_the_attendees_memory_limit_die_alone(room):
+    """4 processes of 400 MB under ada's 1 GB: the kernel kills some of them, in ada's group
+    only; ben's cell, running meanwhile, finishes and answers."""
     ada, ben = room.kernels[NAMES[0]], room.kernels[NAMES[1]]
-    # 3 GB in 50 MB steps, twice the cap (bounded, so a missing cap fails the test and no more)
-    runaway = ada.run("hog = []\nfor step in range(60):\n    hog.append(bytearray(50 * 2**20))")
-    assert (runaway["status"], runaway["ename"]) == ("error", "MemoryError")
-    # ada's kernel goes on with what it had, and so does ben's
-    assert ada.run("del hog\nlen(tok.merges)")["output"] == "44"
+    hogs = ("import subprocess, sys\n"
+            "hogs = [subprocess.Popen([sys.executable, '-c', 'import time; "
+            "hog = b\"x\" * (400 * 2**20); time.sleep(15)']) for _ in range(4)]\n"
+            "print(sorted(hog.wait() for hog in hogs))")
+    cells = {}
+    runaway = threading.Thread(target=lambda: cells.setdefault("ada", ada.run(hogs)))
+    runaway.start()
+    time.sleep(3)  # the hogs are growing
+    classmate = ben.run("import time\nfor step in range(10):\n    time.sleep(1)\n"
+                        "    print(len(tok.merges) + step)")
+    runaway.join()
+    assert (classmate["status"], classmate["output"].split()) == (
+        "ok", [str(44 + step) for step in range(10)])
+    codes = eval(cells["ada"]["output"])  # [-9, -9, 0, 0]: killed, killed, ended on time
+    assert -9 in codes and 0 in codes, cells["ada"]
+    assert ada.run("len(tok.merges)")["output"] == "44"  # ada's kernel and its state go on
+
+
+def test_a_process_bomb_stops_at_the_attendees_cap_and_the_room_answers(room):
+    ada, ben = room.kernels[NAMES[0]], room.kernels[NAMES[1]]
+    bomb = ada.run("import os, time\nchildren, refused = [], 0\nfor _ in range(600):\n"
+                   "    try:\n        pid = os.fork()\n    except BlockingIOError:\n"
+                   "        refused += 1\n        continue\n    if pid == 0:\n"
+                   "        time.sleep(30)\n        os._exit(0)\n    children.append(pid)\n"
+                   "for pid in children:\n    os.kill(pid, 9)\n    os.waitpid(pid, 0)\n"
+                   "print(len(children), refused)")
+    started, refused = map(int, bomb["output"].split())
+    assert started < MAX_PROCESSES and refused == 600 - started > 0, bomb
     assert ben.run("len(tok.merges)")["output"] == "44"
-    assert ben.run("x = bytearray(2**29); len(x)")["status"] == "ok"
+    assert requests.get(f"{room.hub.url}/hub/login", timeout=30).status_code == 200
 
 
-def test_a_hub_restart_loses_no_file(quiet_room):
+def test_a_stopped_server_leaves_no_process_of_its_attendee(room):
+    kernel = room.join(LEAVER)
+    started = kernel.run("import subprocess\n"  # its own session: not the server's to end
+                         "subprocess.Popen(['setsid', 'sleep', '600']).pid")
+    assert started["status"] == "ok"
+    uid = pwd.getpwnam(LEAVER).pw_uid
+    assert psutil.Process(int(started["output"])).uids().real == uid
+    room.kernels.pop(LEAVER).close()
+    attendee = room.attendees[LEAVER]
+    assert attendee.hub_api("DELETE", f"/users/{LEAVER}/server").status_code in (202, 204)
+    for _ in range(60):  # the server stops; killed processes are reaped a moment later
+        left = [p for p in psutil.process_iter(["uids"]) if p.info["uids"].real == uid]
+        if not left and not attendee.hub_api("GET", f"/users/{LEAVER}").json()["servers"]:
+            break
+        time.sleep(1)
+    assert left == []
+
+
+def test_a_second_hub_on_the_same_homes_refuses_and_names_the_first(room):
+    second = subprocess.run(
+        [sys.executable, "-m", "bpe_workshop", "hub", "--ip", "127.0.0.1", "--port",
+         str(bench_hub.free_port()), "--homes", str(room.homes)],
+        capture_output=True, text=True, timeout=120)
+    assert second.returncode == 1
+    assert (f"another hub (process {room.hub.process.pid}) serves {room.homes}"
+            in second.stderr)
+    assert requests.get(f"{room.hub.url}/hub/login", timeout=30).status_code == 200
+
+
+def test_a_hub_restart_keeps_files_and_a_kernels_variables(quiet_room):
     kernel = quiet_room.join(QUIET)
     assert kernel.run(TRAIN)["status"] == "ok"
     edited = quiet_room.homes / QUIET / EDITED
@@ -182,8 +311,14 @@ def test_a_hub_restart_loses_no_file(quiet_room):
                       "p.write_text(p.read_text().replace('Byte', 'BYTE', 1))")["status"] == "ok"
     before = {path: _sha(path) for path in sorted((quiet_room.homes / QUIET).rglob("*"))
               if path.is_file() and ("models" in path.parts or path.suffix == ".ipynb")}
+    assert kernel.run("answer = 41")["status"] == "ok"
     quiet_room.restart()
     assert quiet_room.hub.printed("attendees' password:") == quiet_room.password  # kept too
+    attendee = quiet_room.attendees[QUIET]
+    kernel = attendee.kernel(kernel.id)  # the same kernel, through the new hub
+    assert kernel.run("answer + 1")["output"] == "42"
+    assert kernel.run("len(tok.merges)")["output"] == "44"
+    kernel.close()
     kernel = quiet_room.join(QUIET)  # a new login: the series brought up to date, not overwritten
     assert {path: _sha(path) for path in before} == before and "BYTE" in edited.read_text()
     cell = kernel.run("from bpe_workshop import ByteLevelBPE; from pathlib import Path\n"
@@ -191,17 +326,18 @@ def test_a_hub_restart_loses_no_file(quiet_room):
     assert cell["output"] == "44"
 
 
-def test_an_idle_server_is_stopped_and_its_files_stay(quiet_room):
-    quiet_room.join(QUIET)
-    quiet_room.kernels.pop(QUIET).close()  # the attendee leaves: nothing runs or is connected
-    attendee = quiet_room.attendees[QUIET]
-    assert attendee.hub_api("GET", f"/users/{QUIET}").json()["servers"][""]["ready"]
-    for _ in range(120):  # the culler looks every 15 s for a minute of quiet; 10 min at most
-        if not attendee.hub_api("GET", f"/users/{QUIET}").json()["servers"]:
+def test_a_server_past_its_max_age_is_stopped_and_its_files_stay(culled_room):
+    culled_room.join(CULLED)
+    attendee, series = culled_room.attendees[CULLED], culled_room.homes / CULLED / SERIES
+    notebooks = sorted(series.glob("*.ipynb"))
+    assert len(notebooks) >= 10
+    assert attendee.hub_api("GET", f"/users/{CULLED}").json()["servers"][""]["ready"]
+    for _ in range(120):  # the culler looks every minute; 10 min at most
+        if not attendee.hub_api("GET", f"/users/{CULLED}").json()["servers"]:
             break
         time.sleep(5)
-    assert attendee.hub_api("GET", f"/users/{QUIET}").json()["servers"] == {}
-    assert len(list((quiet_room.homes / QUIET / "bpe-workshop").glob("*.ipynb"))) == 10
+    assert attendee.hub_api("GET", f"/users/{CULLED}").json()["servers"] == {}
+    assert sorted(series.glob("*.ipynb")) == notebooks
 
 
 def _sha(path: Path) -> str:
