@@ -64,10 +64,6 @@ class _WikipediaStepper(WidgetView):
         self.recompute()
 
     @property
-    def value(self) -> str:
-        return self.output.value
-
-    @property
     def current(self) -> str:
         k = self.slider.value
         return self.steps[k - 1].after if k else self.text.value

@@ -63,10 +63,6 @@ class _WordStepper(WidgetView):
         self.tokenizer = tokenizer
         self.slider.max = self.play.max = len(tokenizer.merges)
 
-    @property
-    def value(self) -> str:
-        return self.output.value
-
     @shows_errors("output")
     def show(self, step: int) -> None:
         """Render ``step`` into ``output``."""
