@@ -207,10 +207,10 @@ def _bad_options(args) -> str | None:
         return (f"--ip {args.ip} without TLS would send passwords and notebooks across the "
                 "network in clear: give --ssl-key and --ssl-cert, or --ip 127.0.0.1 behind "
                 "your own https proxy, or --plain-http to accept that")
-    if not all(name is None or re.fullmatch(NAME_PATTERN, name)
-               for name in (args.admin, args.reset)):
-        return (f"--admin or --reset {args.admin or args.reset!r} cannot be an account name: "
-                "use lowercase letters, digits, - and _, starting with a letter (e.g. teacher)")
+    for option, name in (("--admin", args.admin), ("--reset", args.reset)):
+        if name is not None and not re.fullmatch(NAME_PATTERN, name):
+            return (f"{option} {name!r} cannot be an account name: use lowercase letters, "
+                    "digits, - and _, starting with a letter (e.g. teacher)")
     if min(args.max_users, args.memory, args.max_processes, args.max_age) <= 0:
         return ("--max-users, --memory, --max-processes and --max-age take numbers above 0 "
                 "(e.g. --memory 2)")

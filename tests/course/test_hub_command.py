@@ -8,9 +8,25 @@ from bpe_workshop.course import hub
 from bpe_workshop.course.cli import main
 
 
-def test_a_short_password_is_refused_with_jupyterhubs_rule(capsys):
-    assert main(["hub", "--password", "seven77"]) == 2
-    assert "--password must be 8 characters or more" in capsys.readouterr().err
+def test_a_short_password_is_refused_with_jupyterhubs_rule(capsys, monkeypatch):
+    monkeypatch.setenv("BPE_WORKSHOP_PASSWORD", "seven77")
+    assert main(["hub", "--ip", "127.0.0.1"]) == 2
+    assert "$BPE_WORKSHOP_PASSWORD must be 8 characters or more" in capsys.readouterr().err
+
+
+def test_plain_http_beyond_this_machine_needs_its_own_option(capsys, monkeypatch):
+    assert main(["hub"]) == 2  # every address of the machine, no TLS
+    err = capsys.readouterr().err
+    assert "--ip 0.0.0.0 without TLS would send passwords and notebooks across the network " \
+           "in clear: give --ssl-key and --ssl-cert" in err and "--plain-http" in err
+    monkeypatch.setattr(os, "geteuid", lambda: 1000)  # past the options, to the next check
+    assert main(["hub", "--plain-http"]) == 1
+    assert "run it as root" in capsys.readouterr().err
+
+
+def test_an_idle_time_shorter_than_ten_minutes_is_refused(capsys):
+    assert main(["hub", "--ip", "127.0.0.1", "--idle", "5"]) == 2
+    assert "--idle must be 10 minutes or more" in capsys.readouterr().err
 
 
 def test_a_key_without_a_certificate_is_refused(capsys, tmp_path):
@@ -19,13 +35,13 @@ def test_a_key_without_a_certificate_is_refused(capsys, tmp_path):
 
 
 def test_an_instructor_name_that_cannot_be_an_account_is_refused(capsys):
-    assert main(["hub", "--admin", "Dr Smith"]) == 2
+    assert main(["hub", "--ip", "127.0.0.1", "--admin", "Dr Smith"]) == 2
     assert "--admin 'Dr Smith' cannot be an account name" in capsys.readouterr().err
 
 
 def test_not_root_is_refused_with_the_reason(capsys, monkeypatch):
     monkeypatch.setattr(os, "geteuid", lambda: 1000)
-    assert main(["hub", "--password", "eight888"]) == 1
+    assert main(["hub", "--ip", "127.0.0.1"]) == 1
     err = capsys.readouterr().err
     assert "run it as root" in err and "only root can make accounts" in err
 
@@ -33,9 +49,8 @@ def test_not_root_is_refused_with_the_reason(capsys, monkeypatch):
 def test_a_missing_proxy_names_its_install_line(capsys, monkeypatch):
     monkeypatch.setattr(os, "geteuid", lambda: 0)
     monkeypatch.setattr(hub.shutil, "which", lambda name: None)
-    assert main(["hub"]) == 1
+    assert main(["hub", "--ip", "127.0.0.1"]) == 1
     assert "npm install -g configurable-http-proxy" in capsys.readouterr().err
-
 
 
 def test_without_unix_modules_the_command_works_and_the_hub_says_what_it_needs(tmp_path):
@@ -44,7 +59,7 @@ def test_without_unix_modules_the_command_works_and_the_hub_says_what_it_needs(t
              "for name in ('pwd', 'fcntl', 'resource'): sys.modules[name] = None\n"
              "from bpe_workshop.course.cli import main\n"
              f"assert main(['start', {str(tmp_path / 'course')!r}, '--no-lab']) == 0\n"
-             "sys.exit(main(['hub']))\n")
+             "sys.exit(main(['hub', '--ip', '127.0.0.1']))\n")
     done = subprocess.run([sys.executable, "-c", child], capture_output=True, text=True,
                           timeout=120)
     assert done.returncode == 1, done.stderr
