@@ -4,7 +4,7 @@ import re
 import pytest
 
 from bpe_workshop import ByteLevelBPE, get_encoding
-from bpe_workshop.widgets.merge_tree import merge_tree_explorer
+from bpe_workshop.widgets import merge_tree_explorer
 
 
 def ranks_shown(html):
