@@ -80,9 +80,13 @@ def run(args) -> int:
             for wheel in wheels:
                 if not (folder / wheel.name).exists():
                     shutil.move(wheel, folder / wheel.name)
-    pythons = list(dict.fromkeys([f"{sys.version_info[0]}.{sys.version_info[1]}", *args.python]))
+    # pip chose this machine's wheels for its exact Python (a wheel may need 3.11.5 or later);
+    # a --python X.Y target holds wheels that every X.Y takes
+    here = f"{sys.version_info[0]}.{sys.version_info[1]}"
+    pythons = dict.fromkeys([here if here in args.python else
+                             f"{sys.version.split()[0]} or a later {here}", *args.python])
     (folder / "README.txt").write_text(README.read_text(encoding="utf-8").format(
-        version=version, pythons=" or ".join(pythons), python=pythons[0],
+        version=version, pythons=" or ".join(pythons), python=(args.python or [here])[0],
         targets="\n".join(f"- {label}" for label, _, _ in sizes)), encoding="utf-8")
     for label, count, size in sizes:
         print(f"{label}: {count} wheels, {size / 2**20:.1f} MB")

@@ -1,6 +1,7 @@
 """The course as a learner gets it: built into a wheel, installed outside the repository.
 
-One module-wide build: ``python -m build`` makes the sdist and, from it, the wheel (so the sdist
+One build per test session (the ``built`` fixture in conftest.py, shared with
+test_install_lines): ``python -m build`` makes the sdist and, from it, the wheel (so the sdist
 is proven whole too); a fresh virtual environment in a temporary folder installs the wheel (no
 editable install; the repository is never on ``sys.path``: every command runs from the
 temporary folder with ``PYTHONPATH`` unset). Then the learner's path: ``bpe-workshop start``
@@ -26,6 +27,7 @@ import pytest
 from test_run_command import free_port, stop
 
 ROOT = Path(__file__).resolve().parents[2]
+SERIES = len(list((ROOT / "notebooks").glob("[0-9]*.ipynb")))  # notebooks (and solutions)
 pytestmark = [pytest.mark.wheel, pytest.mark.xdist_group("wheel")]
 
 
@@ -47,15 +49,6 @@ def venv_with(tmp: Path, name: str, *install: str) -> Path:
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory):
-    """(the wheel, the sdist): built from this checkout as a release is."""
-    dist = tmp_path_factory.mktemp("dist")
-    run([sys.executable, "-m", "build", "--outdir", dist, ROOT], cwd=dist)
-    (wheel,), (sdist,) = dist.glob("*.whl"), dist.glob("*.tar.gz")
-    return wheel, sdist
-
-
-@pytest.fixture(scope="module")
 def installed(built, tmp_path_factory):
     """The bin/ folder of a fresh venv outside the repository with the wheel installed."""
     return venv_with(tmp_path_factory.mktemp("learner"), "venv", str(built[0]))
@@ -71,7 +64,7 @@ def test_the_wheel_and_sdist_carry_the_course_and_no_tests(built):
     # the sdist is laid out as the repository; the wheel maps data/ and notebooks/ into the package
     for names, inside in ((in_wheel, "bpe_workshop/"), (in_sdist, "")):
         notebooks = [n for n in names if n.startswith(f"{inside}notebooks/")]
-        assert len([n for n in notebooks if n.endswith(".ipynb")]) == 20, notebooks
+        assert len([n for n in notebooks if n.endswith(".ipynb")]) == 2 * SERIES, notebooks
         for data in ("english.txt", "multilingual.txt", "gpt2.cuts", "cl100k_base.cuts",
                      "o200k_base.cuts"):
             assert f"{inside}data/{data}" in names
@@ -128,7 +121,8 @@ def test_start_serves_notebook_00_from_the_folder_it_copied(installed, tmp_path)
             ["".join(cell["source"]) for cell in copied_cells]
     finally:
         stop(server)
-    assert f"Copied 10 notebooks and 10 solutions into {folder}." in server.stdout.read()
+    assert f"Copied {SERIES} notebooks and {SERIES} solutions into {folder}." in \
+        server.stdout.read()
 
 
 def test_a_learners_edit_survives_a_second_start(installed, tmp_path):
@@ -145,7 +139,7 @@ def test_every_notebook_runs_headless_from_the_copied_folder(installed, tmp_path
     folder = tmp_path / "course"
     run([installed / "bpe-workshop", "start", folder, "--no-lab"], cwd=tmp_path)
     notebooks = sorted(folder.glob("[0-9]*.ipynb"))
-    assert len(notebooks) == 10
+    assert len(notebooks) == SERIES
     run([installed / "jupyter", "nbconvert", "--to", "notebook", "--execute",
          "--ExecutePreprocessor.timeout=600", "--output-dir", tmp_path / "ran", *notebooks],
         cwd=folder, timeout=1800)
