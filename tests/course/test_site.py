@@ -20,6 +20,7 @@ from bpe_workshop.course.site import build_site, repository
 from bpe_workshop.widgets import utf8_explorer, wikipedia_stepper
 from bpe_workshop.widgets._common import NEEDS_KERNEL, READING_COPY
 
+pytestmark = pytest.mark.xdist_group("site")  # one worker builds notebook 03's site, once
 ROOT = Path(__file__).resolve().parents[2]
 
 
