@@ -211,15 +211,10 @@ def check_encode_chunks(func) -> CheckResult:
               ("aa aa", merges, GPT2_PATTERN), ("aa aa aa", merges, GPT2_PATTERN),
               ("aa, aa!", merges, GPT2_PATTERN), ("aa aa", merges, r"\S+|\s+"),
               ("café 你", merges, GPT2_PATTERN), ("aé aa", merges, r"\S+|\s+")]
-
-    def hint(args, expected, got):
-        if isinstance(got, Raised) and "bad escape \\p" in str(got.error):
-            return ("Python's re module does not know \\p{L} (a letter) or \\p{N}; the "
-                    "patterns need the third-party regex module, which split_text(text, "
-                    "pattern) uses.")
-        return "split_text(text, pattern), encode each chunk with your encode, concatenate the ids."
-
-    return check(func, reference_encode_chunks, inputs, hint=hint,
+    return check(func, reference_encode_chunks, inputs, hint=lambda args, expected, got: (
+        "Python's re does not know \\p{L} (a letter): split_text(text, pattern) uses the "
+        "third-party regex module, which does." if "bad escape \\p" in str(got) else
+        "split_text(text, pattern), encode each chunk with your encode, concatenate the ids."),
                  generate=lambda rng, size: (random_text(rng, size, "aab ,é你"),
                                              random_merges(rng, size), rng.choice(PATTERNS)),
                  wrong=[(lambda text, merges, pattern: reference_encode(text, merges),
@@ -228,8 +223,7 @@ def check_encode_chunks(func) -> CheckResult:
                          "its own."),
                         (lambda text, merges, pattern: [i for chunk in text.split(" ") for i in
                                                         reference_encode(chunk, merges)],
-                         "you split on ' ' yourself, which loses the spaces and ignores the "
-                         "pattern: split_text(text, pattern) keeps every character."),
+                         "you split on ' ', losing the spaces: split_text(text, pattern)."),
                         (lambda text, merges, pattern: [i for chunk in split_text(
                             text, pattern) for i in from_code_points(chunk, merges)], UTF8),
                         (lambda text, merges, pattern: reference_encode_chunks(text, merges,
