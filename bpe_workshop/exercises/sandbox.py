@@ -26,6 +26,7 @@ import sys
 import tempfile
 import threading
 import time
+import types
 import warnings
 from collections.abc import Callable
 
@@ -62,7 +63,7 @@ def guarded(func: Callable, *args, time_limit: float):
     """
     started = time.monotonic()
     deadline = min([started + time_limit, *(guard[0] for guard in _guards)])
-    own_file = getattr(getattr(func, "__code__", None), "co_filename", None)
+    own_file = func.__code__.co_filename if type(func) is types.FunctionType else None  # no call
     me = (deadline, object())  # unequal to every other guard, even one with the same deadline
 
     def time_up(signum=None, frame=None):
