@@ -45,9 +45,9 @@ class Hub:
     """``bpe-workshop hub`` on 127.0.0.1 in a subprocess, its output in ``log``."""
 
     def __init__(self, homes: Path, *options: str, env: Path = Path("/opt/bpe-workshop"),
-                 password: str | None = None):
+                 password: str | None = None, port: int | None = None):
         self.homes, self.log = homes, homes.parent / f"{homes.name}-hub.log"
-        self.port = free_port()
+        self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.command = [sys.executable, "-m", "bpe_workshop", "hub", "--homes", str(homes)]
         environment = {**os.environ, "BPE_WORKSHOP_PASSWORD": password} if password else None

@@ -96,7 +96,7 @@ class Room:
         for kernel in self.kernels.values():
             kernel.close()
         self.hub.stop()
-        self.hub = bench_hub.Hub(self.homes, *self.options)
+        self.hub = bench_hub.Hub(self.homes, *self.options, port=self.hub.port)
 
     def close(self, names: list[str]) -> None:
         for kernel in self.kernels.values():
