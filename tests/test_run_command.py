@@ -1,9 +1,11 @@
 """The README's run command (`make lab`) serves JupyterLab with the series, headless.
 
 The test starts the very Makefile target a learner types, on a free port with a token and no
-browser, fetches the served pages, and stops the server by its process group.
+browser, fetches the served pages, and stops the server by its process group. `kill` of
+`bpe-workshop start` alone (SIGTERM or SIGINT) stops JupyterLab too, by its own clean shutdown.
 """
 
+import contextlib
 import json
 import os
 import secrets
@@ -11,6 +13,7 @@ import shutil
 import signal
 import socket
 import subprocess
+import sys
 import time
 import urllib.request
 from pathlib import Path
@@ -54,16 +57,7 @@ def test_make_lab_serves_the_series(tmp_path):
     )
     try:
         base = f"http://127.0.0.1:{port}"
-        deadline = time.monotonic() + 90
-        while True:
-            try:
-                status = json.loads(fetch(f"{base}/api/status?token={token}"))
-                break
-            except OSError:
-                assert server.poll() is None, server.stdout.read()
-                assert time.monotonic() < deadline, "JupyterLab did not start within 90 s"
-                time.sleep(0.5)
-        assert "started" in status
+        assert "started" in wait_for_status(server, base, token)
         listing = json.loads(fetch(f"{base}/api/contents?token={token}"))
         names = {item["name"] for item in listing["content"]}
         assert "00_why_tokenization.ipynb" in names  # the server is rooted at notebooks/
@@ -73,6 +67,46 @@ def test_make_lab_serves_the_series(tmp_path):
         stop(server)
     # the address printed is notebook 00's, not only the server's
     assert f"127.0.0.1:{port}/lab/tree/00_why_tokenization.ipynb?token=" in server.stdout.read()
+
+
+def wait_for_status(server: subprocess.Popen, base: str, token: str) -> dict:
+    """JupyterLab's /api/status once it answers (a deadline bounds a hang; speed is not tested)."""
+    deadline = time.monotonic() + 90
+    while True:
+        try:
+            return json.loads(fetch(f"{base}/api/status?token={token}"))
+        except OSError:
+            assert server.poll() is None, server.stdout.read()
+            assert time.monotonic() < deadline, "JupyterLab did not start within 90 s"
+            time.sleep(0.5)
+
+
+# each signal, and what JupyterLab's own handler of it logs (not printed when it is killed)
+@pytest.mark.parametrize(("signum", "handled"), [(signal.SIGTERM, "received signal 15, stopping"),
+                                                 (signal.SIGINT, "Interrupted...")])
+def test_a_signal_to_bpe_workshop_start_stops_jupyterlab(tmp_path, signum, handled):
+    port, token = free_port(), secrets.token_hex(16)
+    start = subprocess.Popen(
+        [sys.executable, "-m", "bpe_workshop", "start", str(tmp_path / "course"), "--no-browser",
+         f"--port={port}", "--", "--ip=127.0.0.1", f"--IdentityProvider.token={token}",
+         "--ServerApp.port_retries=0"],
+        cwd=tmp_path, env=dict(os.environ, JUPYTER_RUNTIME_DIR=str(tmp_path / "runtime")),
+        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        start_new_session=True)
+    try:
+        wait_for_status(start, f"http://127.0.0.1:{port}", token)
+        os.kill(start.pid, signum)  # the command alone, as `kill PID` does
+        start.wait(timeout=60)
+        with pytest.raises(ProcessLookupError):  # nothing of it left, JupyterLab included
+            os.killpg(start.pid, 0)
+        said = start.stdout.read()  # subtle: only now, when no process holds the pipe open
+        assert handled in said, said  # JupyterLab got the signal itself: it stops its kernels
+        with pytest.raises(OSError):
+            fetch(f"http://127.0.0.1:{port}/api/status?token={token}")
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(start.pid, signal.SIGKILL)  # whatever a failure left serving
+        start.wait()
 
 
 def stop(server: subprocess.Popen) -> None:

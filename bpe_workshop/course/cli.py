@@ -136,14 +136,16 @@ def start(args) -> int:
     print("\n".join(lines), flush=True)
     if args.no_lab:
         return 0
-    return run_lab(lab_command(args.folder, args.port, args.no_browser, args.extra))
+    return run_lab(lab_command(args.folder, args.port, args.no_browser, args.extra),
+                   args.folder)
 
 
-def run_lab(command: list[str]) -> int:
+def run_lab(command: list[str], folder: Path) -> int:
     """JupyterLab in this very process, as ``jupyter lab`` does it (``exec``): a SIGTERM or a
     SIGINT sent to ``bpe-workshop start`` reaches JupyterLab itself, which stops its kernels."""
     if os.name == "nt":  # Windows' exec would start another process and return at once
-        return subprocess.call(command)
+        return subprocess.call(command, cwd=folder)
+    os.chdir(folder)  # FIRST, the notebook it opens, is named relative to it
     os.execv(command[0], command)
 
 
