@@ -128,10 +128,8 @@ def replace_pairs_by_hand(
         # 3. mint the next fresh symbol and replace the pair everywhere
         k = len(table)
         if k == len(fresh):
-            raise ValueError(
-                f"ran out of fresh symbols after {k} steps; pass more with symbols=... "
-                "or stop earlier with max_steps=..."
-            )
+            raise ValueError(f"ran out of fresh symbols after {k} steps; pass more with "
+                             "symbols=... or stop earlier with max_steps=...")
         new_ids = merge(ids, pair, FRESH_BASE + k)
         symbol = fresh[k]
         table[symbol] = _show(pair[0], fresh) + _show(pair[1], fresh)
@@ -161,10 +159,8 @@ def decompress_by_hand(text: str, table: dict[str, str]) -> str:
     """
     require_str(text, "text")
     if not isinstance(table, dict):
-        raise TypeError(
-            f"table must be a dict of fresh symbol -> pair, e.g. steps[-1].table; "
-            f"got {type(table).__name__}"
-        )
+        raise TypeError(f"table must be a dict of fresh symbol -> pair, e.g. steps[-1].table; "
+                        f"got {type(table).__name__}")
     for symbol, pair in reversed(table.items()):
         text = text.replace(symbol, pair)
     return text

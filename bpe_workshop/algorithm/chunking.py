@@ -8,31 +8,19 @@ points becomes its character and a lone one U+FFFD. Left out: Unicode normalizat
 from __future__ import annotations
 
 from bpe_workshop.algorithm.patterns import Deadline, iter_chunks
-from bpe_workshop.algorithm.special_tokens import special_regex
-
-
-def replace_lone_surrogates(text: str) -> str:
-    """Make ``text`` encodable as UTF-8 the way tiktoken does.
-
-    >>> replace_lone_surrogates("a\\ud800b")
-    'a�b'
-    >>> replace_lone_surrogates("\\ud83d\\ude00") == "😀"  # a pair written as two code points
-    True
-    """
-    return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+from bpe_workshop.algorithm.special_tokens import encodes, special_regex
 
 
 def encodable(text: str) -> str:
-    """``text`` itself when it is valid UTF-8 material, else with lone surrogates replaced.
+    """``text`` made encodable as UTF-8 the way tiktoken does (itself when it already is).
 
-    >>> encodable("hi"), encodable("\\ud800")
-    ('hi', '�')
+    >>> encodable("hi"), encodable("a\\ud800b")
+    ('hi', 'a�b')
+    >>> encodable("\\ud83d\\ude00") == "😀"  # a pair written as two code points
+    True
     """
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return replace_lone_surrogates(text)
-    return text
+    return text if encodes(text) else text.encode("utf-16", "surrogatepass").decode("utf-16",
+                                                                                     "replace")
 
 
 def training_chunks(text: str, pattern: str | None,

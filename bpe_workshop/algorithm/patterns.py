@@ -5,15 +5,19 @@ Lineage: GPT-2 splits text into chunks with a regex before BPE, so merges never 
 module's ``\\p{L}`` (letter) and ``\\p{N}`` (number). A learner's own pattern runs under
 ``regex``'s ``timeout``: one such as ``(\\w|[a-z])+$`` would backtrack for minutes, and raises
 :class:`PatternTimeoutError` instead, naming where it stalled. The patterns in ``PATTERN_NAMES``
-never backtrack far and run without the timer. Left out: normalization, ``p50k_base``.
+never backtrack far, run without the timer and see the Unicode version tiktoken's split sees
+(:func:`pin_unicode`). Left out: normalization, ``p50k_base``.
 """
 
 from __future__ import annotations
 
+import array
 import functools
+import itertools
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 
 import regex
 
@@ -62,6 +66,55 @@ PATTERN_NAMES = {
 
 # Patterns that cut every text into chunks covering it, in time linear in its length.
 _LINEAR_PATTERNS = frozenset([*PATTERN_NAMES.values(), TIKTOKEN_GPT2_PATTERN])
+_PIN_TABLE = Path(__file__).with_name("unicode_pin.txt")  # tiktoken's Unicode classes
+
+@functools.cache
+def pin_unicode(pattern: str) -> str:
+    r"""``pattern`` with each ``\p{..}`` class pinned to the Unicode version of tiktoken's split.
+
+    ``regex`` 2026 calls U+0558 a letter (Unicode 17), tiktoken not; older ``regex`` versions lack
+    the letters of Unicode 15 and 16 (U+31350, a CJK ideograph), tiktoken has them:
+
+    >>> [regex.fullmatch(pin_unicode(r"\p{L}"), c) is None for c in ("\u0558", "\U00031350")]
+    [True, False]
+    """
+    pinned = regex.sub(r"\\p\{(\w+)\}", lambda found: _pinned_classes()[found[1]], pattern)
+    return pattern if pinned == pattern else "(?V1)" + pinned  # V1: set operations
+
+
+@functools.cache
+def _pinned_classes() -> dict[str, str]:
+    every = array.array("I", range(0x110000)).tobytes().decode("utf-32-le", "surrogatepass")
+    classes = {}  # "L" -> r"[\p{L}--[extra]||[missing]]": regex's \p{L} made tiktoken's
+    for name, runs in (line.split(" ", 1) for line in _PIN_TABLE.read_text().splitlines()[1:]):
+        theirs = set(map(chr, code_points(runs)))
+        ours = set("".join(regex.findall(rf"\p{{{name}}}+", every)))
+        # subtle: a lone surrogate is in no class, so it stands in for an empty set
+        extra, missing = (_class_body(part) or r"\uD800" for part in (ours - theirs, theirs - ours))
+        classes[name] = rf"[\p{{{name}}}--[{extra}]||[{missing}]]"
+    return classes
+
+
+def code_points(runs: str) -> set[int]:
+    """Code points written as runs in hex, as Unicode's tables do.
+
+    >>> sorted(code_points("41-43 5a"))
+    [65, 66, 67, 90]
+    """
+    return {code for run in runs.split() for first, _, last in [run.partition("-")]
+            for code in range(int(first, 16), int(last or first, 16) + 1)}
+
+
+def _class_body(chars: set[str]) -> str:
+    r"""Characters as the inside of a character class, in runs of consecutive code points.
+
+    >>> print(_class_body(set("ABCZ")))
+    \U00000041-\U00000043\U0000005a-\U0000005a
+    """
+    runs = [[code for _, code in run] for _, run in itertools.groupby(
+        enumerate(sorted(map(ord, chars))), lambda pair: pair[1] - pair[0])]  # A, B, C: one run
+    return "".join(f"\\U{run[0]:08x}-\\U{run[-1]:08x}" for run in runs)
+
 
 # The time budget of one split: a base, plus a share per million characters (8 MB: 18 s).
 TIMEOUT_BASE_SECONDS = 2.0
@@ -99,12 +152,9 @@ def pattern_label(pattern: str | None) -> str:
     """
     if pattern is None:
         return "None"
-    for name, known in PATTERN_NAMES.items():
-        if pattern == known:
-            return repr(name)
-    if pattern == TIKTOKEN_GPT2_PATTERN:
-        return repr("gpt2")
-    return repr(pattern if len(pattern) <= 30 else pattern[:29] + "...")
+    names = {TIKTOKEN_GPT2_PATTERN: "gpt2"} | {known: name for name, known in
+                                             reversed(PATTERN_NAMES.items())}  # first name wins
+    return repr(names.get(pattern) or (pattern if len(pattern) <= 30 else pattern[:29] + "..."))
 
 
 # How many pattern elements a regex may spell out: ``regex`` writes out every fixed repeat when
@@ -229,11 +279,11 @@ def iter_chunks(text: str, pattern: str | None, deadline: Deadline | None = None
         if text:
             yield text
         return
-    compiled = compile_pattern(pattern)
     if pattern in _LINEAR_PATTERNS:
-        for match in compiled.finditer(text):
+        for match in _known_pattern(pattern, text).finditer(text):
             yield match.group()
         return
+    compiled = compile_pattern(pattern)
     deadline = deadline or Deadline.for_text(text)
     end = 0  # where the last chunk ended: the search that stalls starts here
     try:
@@ -266,8 +316,13 @@ def split_text(text: str, pattern: str | None, deadline: Deadline | None = None)
     """
     pattern = resolve_pattern(pattern)
     if pattern in _LINEAR_PATTERNS:
-        return compile_pattern(pattern).findall(text)  # the fastest way, for the known ones
+        return _known_pattern(pattern, text).findall(text)  # the fastest way, for the known ones
     return list(iter_chunks(text, pattern, deadline))
+
+
+def _known_pattern(pattern: str, text: str) -> regex.Pattern:
+    # subtle: ASCII is the same in every Unicode version, and faster unpinned (no set operations)
+    return compile_pattern(pattern if text.isascii() else pin_unicode(pattern))
 
 
 def show_pattern(pattern: str) -> str:
@@ -289,8 +344,7 @@ def _timeout_message(pattern: str, text: str, end: int, budget: float) -> str:
         f"on the text from position {end} ({near!r}{'...' if len(text) > end + 40 else ''}). "
         f"It backtracks catastrophically: a repeated group whose alternatives can match the "
         f"same characters, such as (\\w|[a-z])+, tries every way to cut a long word. Make the "
-        f"alternatives exclusive or the repetition possessive (e.g. \\w++), or use pattern='gpt4'"
-    )
+        f"alternatives exclusive or the repetition possessive (e.g. \\w++), or use pattern='gpt4'")
 
 
 def left_out(text: str, chunks: list[str], pattern: str | None,
@@ -325,5 +379,4 @@ def left_out_message(pattern: str, pieces: list[str]) -> str:
     return (
         f"the split pattern {show_pattern(pattern)} leaves out {shown}{more}: that text is in no "
         f"chunk, so it gets no ids and decode(encode(text)) loses it; add an alternative that "
-        f"matches it (e.g. |\\s+|[^\\w\\s]+) or use pattern='gpt4'"
-    )
+        f"matches it (e.g. |\\s+|[^\\w\\s]+) or use pattern='gpt4'")

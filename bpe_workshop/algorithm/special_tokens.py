@@ -38,11 +38,9 @@ def check_special_tokens(special_tokens: object, first_free_id: int) -> None:
                              f"store; write the character it belongs to, or leave it out")
         require_int(i, f"the id of special token {text!r}", maximum=MAX_ID)
         if i < first_free_id:
-            raise ValueError(
-                f"special token {text!r} has id {i}, which collides with the byte and merge ids "
-                f"0..{first_free_id - 1}; give it an id of its own, e.g. "
-                f"{{{text!r}: {first_free_id}}}"
-            )
+            raise ValueError(f"special token {text!r} has id {i}, which collides with the byte "
+                             f"and merge ids 0..{first_free_id - 1}; give it an id of its own, "
+                             f"e.g. {{{text!r}: {first_free_id}}}")
         if i in owner:
             raise ValueError(f"special tokens {owner[i]!r} and {text!r} both have id {i}; "
                              f"give each one its own id")
@@ -92,9 +90,7 @@ def allowed_in(text: str, special_tokens: dict[str, int],
         match = special_regex(disallowed_special).search(text)
         if match:
             token = match.group()
-            raise ValueError(
-                f"the text contains {token!r}, which is a special token; pass "
-                f"allowed_special={{{token!r}}} (or \"all\") to encode it as the special "
-                f"token, or disallowed_special=() to encode it as plain text"
-            )
+            raise ValueError(f"the text contains {token!r}, which is a special token; pass "
+                             f"allowed_special={{{token!r}}} (or \"all\") to encode it as the "
+                             "special token, or disallowed_special=() to encode it as plain text")
     return [token for token in allowed_special if token in special_tokens]

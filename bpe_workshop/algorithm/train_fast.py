@@ -60,10 +60,9 @@ def learn_merges(
         chunk_counts = None
     if chunk_counts is None or not all(isinstance(chunk, bytes) for chunk in chunk_counts):
         kinds = sorted({type(chunk).__name__ for chunk in chunks if not isinstance(chunk, bytes)})
-        raise TypeError(
-            f"chunks must be a list of bytes, got {', '.join(kinds)}; encode each piece first, "
-            "e.g. [piece.encode('utf-8') for piece in pieces], or bytes(piece) for a bytearray"
-        )
+        raise TypeError(f"chunks must be a list of bytes, got {', '.join(kinds)}; encode each "
+                        "piece first, e.g. [piece.encode('utf-8') for piece in pieces], or "
+                        "bytes(piece) for a bytearray")
 
     # lay the distinct chunks end to end, one slot per byte; arrays of machine integers
     # (4 or 8 bytes a slot) rather than lists of int objects use about a fifth of the memory

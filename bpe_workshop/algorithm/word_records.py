@@ -22,10 +22,9 @@ def split_words(text: str) -> list[str]:
     """The words of ``text``, split on whitespace; rejects what cannot round-trip."""
     require_str(text, "text")
     if END_OF_WORD in text:
-        raise ValueError(
-            f"text contains the end-of-word marker {END_OF_WORD!r}, which decoding would turn "
-            "into a space; replace it first, e.g. text.replace('</w>', '</ w>')"
-        )
+        raise ValueError(f"text contains the end-of-word marker {END_OF_WORD!r}, which "
+                         "decoding would turn into a space; replace it first, e.g. "
+                         "text.replace('</w>', '</ w>')")
     return text.split()
 
 

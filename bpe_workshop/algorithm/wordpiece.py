@@ -15,6 +15,7 @@ import unicodedata
 from collections import Counter, defaultdict
 from collections.abc import Collection
 
+from bpe_workshop.algorithm.patterns import code_points
 from bpe_workshop.algorithm.textbook import merge
 from bpe_workshop.algorithm.unigram import short_words, trie
 from bpe_workshop.validation import describe, require_int, require_str
@@ -188,11 +189,7 @@ _NEWER_SPANS = (
     "11B00-11B09 11BE1 11C41-11C45 11C70-11C71 11EF7-11EF8 11F43-11F4F 11FFF 12FF1-12FF2 "
     "16D6D-16D6F 16E97-16E9A 16FE2 1E5FF 1E95E-1E95F"
 )
-_NEWER_PUNCTUATION = frozenset(
-    code for span in _NEWER_SPANS.split()
-    for first, _, last in [span.partition("-")]
-    for code in range(int(first, 16), int(last or first, 16) + 1)
-)
+_NEWER_PUNCTUATION = frozenset(code_points(_NEWER_SPANS))
 # Punctuation in Unicode 8.0 that is no longer: a Canadian syllabics sign and a Sharada mark.
 _FORMER_PUNCTUATION = "\u166d\U000111c9"
 # Python's str.isspace() also counts these four separators; Unicode's White_Space does not.

@@ -15,7 +15,7 @@ from collections import OrderedDict
 
 import ipywidgets as widgets
 
-from bpe_workshop.algorithm.chunking import replace_lone_surrogates
+from bpe_workshop.algorithm.chunking import encodable
 from bpe_workshop.algorithm.patterns import resolve_pattern, split_text
 from bpe_workshop.algorithm.textbook import get_stats
 from bpe_workshop.render.style import view
@@ -44,7 +44,7 @@ class _MergeStepper(WidgetView):
     def __init__(self, text: str, vocab_size: int = 512, pattern: str | None = "gpt4",
                  tokenizer: ByteLevelBPE | None = None, *, window_bytes: int = WINDOW_BYTES,
                  top: int = 10, interval_ms: int = 400):
-        self.text = replace_lone_surrogates(require_str(text, "text"))
+        self.text = encodable(require_str(text, "text"))
         self.window_bytes = require_int(window_bytes, "window_bytes", minimum=1,
                                         example=WINDOW_BYTES)
         self.top = require_int(top, "top", minimum=1, example=10)
