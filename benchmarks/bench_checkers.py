@@ -10,11 +10,15 @@ process (``_harness``), the checker at its notebook settings (``core.TIME_LIMIT`
   answer whose ``__repr__`` never returns, ``sys.stdout`` replaced before failing, a
   2-million-character message, ten million prints, ``sum(range(10**10))`` (one call in C).
 - Every checker of notebooks 00-09 with the worked solution from ``notebooks/solutions/``.
+- The guard's own cost (issue 34): one ``merge`` of 600,000 ids alone, under the guard with its
+  alarm (how the answer runs in the checker's child on Linux and macOS) and under the guard in a
+  thread, where the line tracer watches every line (Windows, or a check run from a thread; before
+  issue 34 every call ran under the tracer, so this row is also the old cost).
 
 Columns: wall time (what the learner waits for, judged against the 10 s limit), CPU time of the
 process and of the checker's child together, and the start of the verdict.
 
-    python benchmarks/bench_checkers.py [--runs N]
+    python benchmarks/bench_checkers.py [--runs N] [--only 'merge 600k']
 """
 
 from __future__ import annotations
@@ -22,8 +26,10 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
+import random
 import resource
 import sys
+import threading
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
@@ -87,9 +93,38 @@ def solution(nn: str, name: str):
     return definitions(notebook_path(nn, solutions=True))[f"my_{name}"]
 
 
+GUARDS = {"alone": "merge(ids, pair, 256)",
+          "alarm": "guarded(merge, ...) in the main thread: the alarm",
+          "tracer": "guarded(merge, ...) in a thread: the line tracer"}
+
+
+def merge_600k(how: str) -> dict:
+    """One merge of 600,000 ids, ``how`` one of GUARDS."""
+    from bpe_workshop import merge
+    from bpe_workshop.exercises.sandbox import guarded
+
+    ids = random.Random(0).choices(range(4), k=600_000)  # 1/16 of the pairs are (1, 2)
+
+    def job():
+        if how == "alone":
+            return merge(ids, (1, 2), 256)
+        if how == "alarm":
+            return guarded(merge, ids, (1, 2), 256, time_limit=60)
+        found = []
+        thread = threading.Thread(target=lambda: found.append(
+            guarded(merge, ids, (1, 2), 256, time_limit=60)))
+        thread.start()
+        thread.join()
+        return found[0]
+
+    result, facts = timed(job)
+    return {**facts, "said": f"{len(result):,} ids after the merge"}
+
+
 def cases() -> dict:
     found = {f"hostile: {label}": (lambda answer=answer: answered("04", "merge", lambda: answer))
              for label, answer in HOSTILE.items()}
+    found.update({f"merge 600k: {how}": (lambda how=how: merge_600k(how)) for how in GUARDS})
     for nn in NOTEBOOKS:
         for name in checkers(nn):
             found[f"{nn} {name}, solution"] = (
@@ -100,17 +135,28 @@ def cases() -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=1, help="runs of each case")
+    parser.add_argument("--only", default="", help="the cases whose name starts with this, "
+                        "e.g. --only 'merge 600k'")
     args = parser.parse_args()
     print(machine_line())
-    results = measure(__file__, dict.fromkeys(cases(), args.runs))
+    results = measure(__file__, {case: args.runs for case in cases() if case.startswith(args.only)})
+    if "merge 600k: alone" in results:
+        rows, alone = [], summary(results["merge 600k: alone"])["seconds"]
+        for how, label in GUARDS.items():
+            r = summary(results.pop(f"merge 600k: {how}"))
+            rows.append([label, f"{r['seconds']:.3f}", f"{r['cpu_s']:.3f}",
+                         f"{r['seconds'] / alone:.1f}x", r["said"]])
+        print_table("The guard's cost: one merge of 600,000 ids",
+                    ["how", "wall s", "CPU s", "vs alone", "result"], rows)
     rows = []
-    for case, facts in results.items():
+    for case, facts in results.items():  # what is left: the checkers' answers
         r = summary(facts)
         all_cpu = sorted(f["all_cpu_s"] for f in facts)[len(facts) // 2]
         rows.append([case, f"{r['seconds']:.2f}", f"{all_cpu:.2f}", f"{LIMIT:.0f}",
                      verdict(r["max_s"] < LIMIT), r["said"]])
-    print_table("How long a checker takes to answer (the slowest run against the limit)",
-                ["answer", "wall s", "CPU s", "limit s", "", "verdict"], rows)
+    if rows:
+        print_table("How long a checker takes to answer (the slowest run against the limit)",
+                    ["answer", "wall s", "CPU s", "limit s", "", "verdict"], rows)
 
 
 if __name__ == "__main__":
