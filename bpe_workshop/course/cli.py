@@ -78,12 +78,9 @@ def explain(err: OSError) -> str:
 
     >>> explain(OSError(errno.ENOSPC, "No space left on device", "course/04.ipynb"))
     'no room to write course/04.ipynb (disk full, or ulimit -f): free some, or name another'
-    >>> explain(OSError("an error that is already a sentence"))
-    'an error that is already a sentence'
     """
-    if err.errno is None:
-        return str(err)
-    path = err.filename2 or err.filename or "a file"  # a rename's target is the one to name
+    if err.errno is None or not (path := err.filename2 or err.filename):  # a rename: its target
+        return str(err)  # ours, already a sentence, or no path to name
     return PROBLEMS.get(err.errno, "{path}: {strerror}").format(path=path, strerror=err.strerror)
 
 
@@ -136,16 +133,12 @@ def start(args) -> int:
     print("\n".join(lines), flush=True)
     if args.no_lab:
         return 0
-    return run_lab(lab_command(args.folder, args.port, args.no_browser, args.extra),
-                   args.folder)
-
-
-def run_lab(command: list[str], folder: Path) -> int:
-    """JupyterLab in this very process, as ``jupyter lab`` does it (``exec``): a SIGTERM or a
-    SIGINT sent to ``bpe-workshop start`` reaches JupyterLab itself, which stops its kernels."""
+    command = lab_command(args.folder, args.port, args.no_browser, args.extra)
     if os.name == "nt":  # Windows' exec would start another process and return at once
-        return subprocess.call(command, cwd=folder)
-    os.chdir(folder)  # FIRST, the notebook it opens, is named relative to it
+        return subprocess.call(command, cwd=args.folder)
+    # subtle: JupyterLab takes this process's place, as `jupyter lab` does it, so a SIGTERM or
+    # SIGINT sent to `bpe-workshop start` reaches JupyterLab itself, which stops its kernels
+    os.chdir(args.folder)
     os.execv(command[0], command)
 
 
