@@ -52,11 +52,12 @@ def copy_series(folder: Path) -> list[str]:
     """
     if os.path.realpath(folder) == os.path.realpath(SERIES):
         return [f"Opening the series where it lives, {folder} (nothing to copy)."]
-    folder.mkdir(parents=True, exist_ok=True)  # first, so that an error names the folder
+    files = release_files()  # first: a damaged install leaves no folder behind
+    folder.mkdir(parents=True, exist_ok=True)  # before solutions/, so an error names the folder
     (folder / "solutions").mkdir(exist_ok=True)
     copied = _read_manifest(folder) or {}
     new, updated, beside = [], [], []
-    for name, release in release_files().items():
+    for name, release in files.items():
         target = folder / name
         have = _sha(_read(target)) if target.exists() else None
         if have == _sha(release):  # already this release's
