@@ -30,18 +30,6 @@ def repository() -> str:
     return urls["Repository"]
 
 
-def launch_links(notebook: str, repo: str) -> dict[str, str]:
-    """Colab, Binder and download addresses for ``notebook``, a path in the repository.
-
-    >>> launch_links("notebooks/04_byte_level_bpe.ipynb", "https://github.com/o/r")["binder"]
-    'https://mybinder.org/v2/gh/o/r/HEAD?labpath=notebooks/04_byte_level_bpe.ipynb'
-    """
-    slug = repo.removeprefix("https://github.com/")
-    return {"colab": f"https://colab.research.google.com/github/{slug}/blob/main/{notebook}",
-            "binder": f"https://mybinder.org/v2/gh/{slug}/HEAD?labpath={notebook}",
-            "download": Path(notebook).name}
-
-
 def stage_notebook(path: Path, dest: Path) -> None:
     """Copy a notebook for the build, its solutions and hidden teaching cells folded."""
     notebook = json.loads(path.read_text(encoding="utf-8"))

@@ -6,9 +6,10 @@ Sphinx's own search, which works offline. Each page gets Colab, Binder and downl
 the repository address in pyproject.toml, and nothing on a page comes from another host.
 """
 from bpe_workshop.course.series import FIRST
-from bpe_workshop.course.site import launch_links, repository
+from bpe_workshop.course.site import repository
 
 REPOSITORY = repository()
+SLUG = REPOSITORY.removeprefix("https://github.com/")  # owner/name
 WIDGET_STATE = "application/vnd.jupyter.widget-state+json"  # stored by execution, read by none
 
 project = html_title = "Byte Pair Encoding, step by step"
@@ -39,9 +40,11 @@ def add_links(app, pagename, templatename, context, doctree):
     A notebook's page links to itself; the other pages to notebook 00 and the repository's zip.
     """
     own = pagename.startswith("notebooks/")
-    links = launch_links(f"{pagename}.ipynb" if own else f"notebooks/{FIRST}", REPOSITORY)
-    if not own:
-        links["download"] = f"{REPOSITORY}/archive/refs/heads/main.zip"
+    notebook = f"{pagename}.ipynb" if own else f"notebooks/{FIRST}"
+    beside = notebook.rpartition("/")[2]  # the site keeps each notebook beside its page
+    links = {"colab": f"https://colab.research.google.com/github/{SLUG}/blob/main/{notebook}",
+             "binder": f"https://mybinder.org/v2/gh/{SLUG}/HEAD?labpath={notebook}",
+             "download": beside if own else f"{REPOSITORY}/archive/refs/heads/main.zip"}
     bar = " ".join(f'<a class="bpe-launch bpe-{key}" href="{links[key]}">{label}</a>'
                    for key, label in LABELS.items())
     body = context.get("body", "").replace("{colab}", links["colab"])
