@@ -9,8 +9,13 @@ a kernel and run every code cell of notebook 04 through the Jupyter kernel proto
 server's REST API and the kernel's websocket). It prints spawn time (login to a server that
 answers) and cell latency (request to reply) as p50/p95, the peak memory of each attendee's
 processes (server and kernel) and of all of them together, sampled every half second, the CPU
-time each attendee used, and every error. The accounts it made (``bench-01``...) and their
-homes are removed at the end.
+time each attendee used, and every error. Each attendee logs in for the first time (the
+workshop's password and a password of their own, one form post) and runs under the hub's
+default limits per attendee (2 GB, 256 processes). With ``--bomb``, one more attendee runs a
+memory bomb all along (4 processes of 600 MB under their 2 GB, again and again): the table then
+shows the classmates' cell latency during the bomb and how many of the bomb's processes the
+kernel killed. At the end the room is ended with ``bpe-workshop hub --stop`` and the accounts it
+made (``bench-01``...) and their homes are removed.
 
 The same client drives the tests (``tests/course/test_hub.py``): ``Hub`` starts and stops the
 command, ``Attendee`` logs in, spawns and runs code. Needs root and configurable-http-proxy.
@@ -253,7 +258,7 @@ class MemorySampler(threading.Thread):
 def play(hub: Hub, name: str, password: str, cells: list[str], start: threading.Barrier,
          results: dict) -> None:
     """One attendee's morning: log in, get a server, run notebook 04; errors are recorded."""
-    attendee, record = Attendee(hub.url, name, password), results[name]
+    attendee, record = Attendee(hub.url, name, password, own=f"{name}-own"), results[name]
     start.wait()
     began = time.perf_counter()
     try:
@@ -273,6 +278,30 @@ def play(hub: Hub, name: str, password: str, cells: list[str], start: threading.
         record["errors"].append(f"{type(err).__name__}: {err}")
 
 
+BOMB = """
+import subprocess, sys
+hogs = [subprocess.Popen([sys.executable, "-c", "import time; hog = b'x' * (600 * 2**20); "
+                          "time.sleep(5)"]) for _ in range(4)]
+print(sum(hog.wait() == -9 for hog in hogs))
+"""
+
+
+def bomb(hub: Hub, password: str, done: threading.Event, record: dict) -> None:
+    """An attendee whose cell starts 4 processes of 600 MB under a 2 GB limit, until ``done``."""
+    attendee = Attendee(hub.url, "bench-bomb", password, own="bench-bomb-own")
+    try:
+        if not attendee.login():
+            raise RuntimeError("login refused")
+        attendee.spawn()
+        kernel = attendee.kernel()
+        while not done.is_set():
+            cell = kernel.run(BOMB)
+            record["rounds"] += 1
+            record["killed"] += int(cell["output"] or 0) if cell["status"] == "ok" else 0
+    except Exception as err:
+        record["errors"].append(f"{type(err).__name__}: {err}")
+
+
 def percentiles(values: list[float]) -> str:
     if len(values) < 2:
         return "n/a"
@@ -284,6 +313,8 @@ def percentiles(values: list[float]) -> str:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--users", type=int, default=5, help="attendees at once (default 5)")
+    parser.add_argument("--bomb", action="store_true",
+                        help="one more attendee runs a memory bomb all along")
     parser.add_argument("--env", type=Path, default=Path("/opt/bpe-workshop"))
     args = parser.parse_args()
     if os.geteuid() != 0:
@@ -293,12 +324,18 @@ def main() -> int:
     cells, password = notebook_code(), "bench-" + uuid.uuid4().hex[:8]
     room = Path(tempfile.mkdtemp(prefix="bench-hub-"))
     room.chmod(0o711)
-    hub = Hub(room / "homes", "--password", password, "--max-users", str(args.users),
-              env=args.env)
-    sampler = MemorySampler(names)
+    hub = Hub(room / "homes", "--max-users", str(args.users + 1), env=args.env,
+              password=password)
+    sampler = MemorySampler([*names, "bench-bomb"])
     results = {name: {"spawn": None, "cells": [], "errors": []} for name in names}
+    bombed, done = {"rounds": 0, "killed": 0, "errors": []}, threading.Event()
     try:
         sampler.start()
+        if args.bomb:
+            bomber = threading.Thread(target=bomb, args=(hub, password, done, bombed))
+            bomber.start()
+            while not bombed["rounds"] and not bombed["errors"]:
+                time.sleep(1)  # the bomb goes off before the room logs in
         start = threading.Barrier(len(names))
         threads = [threading.Thread(target=play, args=(hub, name, password, cells, start,
                                                        results)) for name in names]
@@ -308,24 +345,34 @@ def main() -> int:
         for thread in threads:
             thread.join()
         wall = time.perf_counter() - began
+        done.set()
+        if args.bomb:
+            bomber.join()
     finally:
+        done.set()
         sampler.done.set()
-        hub.stop()
-        remove_accounts(names)
+        hub.end()
+        remove_accounts([*names, "bench-bomb"])
         subprocess.run(["rm", "-rf", str(room)], check=False)
     spawns = [r["spawn"] for r in results.values() if r["spawn"] is not None]
     latencies = [seconds for r in results.values() for seconds in r["cells"]]
     errors = [f"{name}: {error}" for name, r in results.items() for error in r["errors"]]
-    per_attendee = sorted(sampler.peak.values())
-    print(f"{args.users} attendees, notebook 04 ({len(cells)} code cells each), "
+    errors += [f"bench-bomb: {error}" for error in bombed["errors"]]
+    per_attendee = sorted(sampler.peak[name] for name in names)
+    print(f"{args.users} attendees{' and a memory bomb' if args.bomb else ''}, notebook 04 "
+          f"({len(cells)} code cells each), limits per attendee 2 GB and 256 processes, "
           f"{os.cpu_count()} cores, {wall:.0f} s in all")
     print(f"  spawn time p50 / p95      {percentiles(spawns)} s ({len(spawns)} servers)")
     print(f"  cell latency p50 / p95    {percentiles(latencies)} s ({len(latencies)} cells)")
     print(f"  peak memory per attendee  {per_attendee[len(per_attendee) // 2] / 2**20:.0f} MB "
           f"median, {per_attendee[-1] / 2**20:.0f} MB max")
     print(f"  peak memory in all        {sampler.peak_total / 2**30:.2f} GB")
-    print(f"  CPU per attendee          {statistics.median(sampler.cpu.values()):.1f} s median "
-          "(server and kernel: start-up and notebook 04)")
+    print(f"  CPU per attendee          {statistics.median(sampler.cpu[n] for n in names):.1f}"
+          " s median (server and kernel: start-up and notebook 04)")
+    if args.bomb:
+        print(f"  the bomb                  {bombed['rounds']} rounds of 4 x 600 MB, "
+              f"{bombed['killed']} processes killed in its group, peak "
+              f"{sampler.peak['bench-bomb'] / 2**30:.2f} GB")
     print(f"  errors                    {len(errors)}")
     for error in errors:
         print(f"    {error}")

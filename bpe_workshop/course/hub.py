@@ -46,7 +46,6 @@ import socket
 import stat
 import subprocess
 import sys
-import tempfile
 import time
 from importlib import metadata
 from pathlib import Path
@@ -57,9 +56,10 @@ from bpe_workshop.course.series import FIRST
 
 try:  # Unix's: a room is served from Linux; the other commands run on Windows too
     import fcntl
+    import grp
     import pwd
 except ImportError:
-    fcntl = pwd = None
+    fcntl = grp = pwd = None
 
 NAME_PATTERN = r"^[a-z][a-z0-9_-]{0,30}$"  # an attendee's name is also their account's
 GROUP = "bpe-attendees"  # every account this hub made, and only those
@@ -84,31 +84,24 @@ def register(subparsers) -> None:
         epilog="example: sudo bpe-workshop hub --port 443 --ssl-key KEY --ssl-cert CERT "
                "--admin teacher --max-users 40")
     parser.add_argument("--port", type=int, default=8000, help="the room's port (default 8000)")
-    parser.add_argument("--ip", default="0.0.0.0",
-                        help="the address to listen on (default: every address of this machine)")
-    parser.add_argument("--plain-http", action="store_true", help="serve http, unencrypted, "
-                        "beyond this machine (passwords, cookies and notebooks cross in clear)")
+    parser.add_argument("--ip", default="0.0.0.0", help="the address to listen on (default: "
+                        "every address of this machine; without TLS, --plain-http too)")
+    parser.add_argument("--plain-http", action="store_true", help="serve unencrypted http "
+                        "beyond this machine: passwords and notebooks cross in clear")
     parser.add_argument("--admin", metavar="NAME", help="the instructor's name: the admin page "
                         "and every attendee's server, with a password of its own (printed)")
     parser.add_argument("--ssl-key", type=Path, help="TLS key file (with --ssl-cert): https")
     parser.add_argument("--ssl-cert", type=Path, help="TLS certificate file (with --ssl-key)")
-    parser.add_argument("--max-users", type=int, default=40,
-                        help="servers running at once; later logins wait (default 40)")
-    parser.add_argument("--homes", type=Path, default=Path("/home/bpe-workshop"),
-                        help="where attendees' homes live (default /home/bpe-workshop)")
-    parser.add_argument("--memory", type=float, default=2.0, metavar="GB",
-                        help="memory each attendee's processes share (default 2 GB)")
-    parser.add_argument("--max-processes", type=int, default=256, metavar="N",
-                        help="processes and threads each attendee may run at once (default 256)")
-    parser.add_argument("--idle", type=int, default=60, metavar="MINUTES",
-                        help="stop a server idle this long, 10 or more; files stay (default 60)")
-    parser.add_argument("--max-age", type=int, default=600, metavar="MINUTES",
-                        help="stop any server running this long; files stay (default 600)")
-    parser.add_argument("--env", type=Path, default=Path("/opt/bpe-workshop"),
-                        help="the attendees' Python environment, made on first use "
-                             "(default /opt/bpe-workshop)")
-    parser.add_argument("--reset", metavar="NAME", help="forget NAME's own password: their "
-                        "next login is a first login again (the hub may be running)")
+    for option, kind, default, metavar, text in (  # the room's size and limits
+            ("--max-users", int, 40, "N", "servers running at once; later logins wait"),
+            ("--homes", Path, "/home/bpe-workshop", "FOLDER", "where attendees' homes live"),
+            ("--memory", float, 2.0, "GB", "memory each attendee's processes share"),
+            ("--max-processes", int, 256, "N", "processes and threads of each attendee"),
+            ("--idle", int, 60, "MINUTES", "stop a server idle this long, 10 or more"),
+            ("--max-age", int, 600, "MINUTES", "stop a server running this long"),
+            ("--env", Path, "/opt/bpe-workshop", "FOLDER", "attendees' Python, made once")):
+        parser.add_argument(option, type=kind, default=kind(default), metavar=metavar,
+                            help=f"{text} (default {default})")
     parser.add_argument("--stop", action="store_true", help="end the room for good: the hub "
                         "and every process of every attendee (homes stay)")
     parser.set_defaults(run=run)
@@ -126,14 +119,10 @@ def run(args) -> int:
     state.mkdir(mode=0o700, exist_ok=True)
     room = hashlib.sha256(str(state).encode()).hexdigest()[:8]  # its control groups' folder
     if args.stop:
-        for group in sorted({path.name for path in _groups(room, "*")}, key="hub".__ne__):
-            _end_group(room, group)  # the hub's first, so that it starts nothing more
+        names = [path.name for path in _groups(room, "", ["pids"])[0].glob("*/")]
+        for name in [*sorted(names, key="hub".__ne__), ""]:  # the hub first; "": the room's
+            _end_group(room, name)
         print(f"The room in {homes} is stopped: no process of its hub or attendees is left")
-        return 0
-    if args.reset:
-        with dbm.open(str(state / "passwords.dbm"), "c", 0o600) as db:
-            db.pop(args.reset.encode(), None)
-        print(f"{args.reset}'s next login sets their password again (with the workshop's)")
         return 0
     lock = open(state / "hub.pid", "a+")  # noqa: SIM115 (held until this process ends)
     try:
@@ -178,12 +167,12 @@ def run(args) -> int:
     print(f"The room: {scheme}://{'<this machine>' if args.ip == '0.0.0.0' else args.ip}"
           f":{args.port}/\n  attendees' password: {saved['password']} (first login only: any "
           "name of a-z, 0-9, - and _, this password, and a new password of their own, 8 "
-          "characters or more, in the second box; later, their own password alone)")
-    if args.admin:
-        print(f"  instructor's password: {saved['admin_password']} (log in as {args.admin}; "
-              "the admin page, /hub/admin, lists the attendees and opens their servers)")
-    if scheme == "http" and args.ip not in LOCAL:
-        print("  PLAIN HTTP: passwords, cookies, notebooks and code cross the network in clear")
+          "characters or more, in the second box; later, their own password alone)"
+          + (f"\n  instructor's password: {saved['admin_password']} (log in as {args.admin}; "
+             "/hub/admin lists the attendees, opens their servers, resets a password by "
+             "deleting the user)" if args.admin else "")
+          + ("\n  PLAIN HTTP: passwords, cookies, notebooks and code cross the network in "
+             "clear" if scheme == "http" and args.ip not in LOCAL else ""))
     print(f"  homes in {homes}; each attendee: {args.memory:g} GB of memory, "
           f"{args.max_processes} processes, an equal CPU share; servers idle {args.idle} min or "
           f"running {args.max_age} min stop (files stay); at most {args.max_users} at once\n"
@@ -202,15 +191,13 @@ def _bad_options(args) -> str | None:
                 "choose a longer one, or unset it to get one printed")
     if (args.ssl_key is None) != (args.ssl_cert is None):
         return "--ssl-key and --ssl-cert go together: give both, or neither for http"
-    if args.ssl_key is None and args.ip not in LOCAL and not (
-            args.plain_http or args.stop or args.reset):
+    if not (args.ssl_key or args.ip in LOCAL or args.plain_http or args.stop):
         return (f"--ip {args.ip} without TLS would send passwords and notebooks across the "
                 "network in clear: give --ssl-key and --ssl-cert, or --ip 127.0.0.1 behind "
                 "your own https proxy, or --plain-http to accept that")
-    for option, name in (("--admin", args.admin), ("--reset", args.reset)):
-        if name is not None and not re.fullmatch(NAME_PATTERN, name):
-            return (f"{option} {name!r} cannot be an account name: use lowercase letters, "
-                    "digits, - and _, starting with a letter (e.g. teacher)")
+    if args.admin is not None and not re.fullmatch(NAME_PATTERN, args.admin):
+        return (f"--admin {args.admin!r} cannot be an account name: use lowercase letters, "
+                "digits, - and _, starting with a letter (e.g. teacher)")
     if min(args.max_users, args.memory, args.max_processes, args.max_age) <= 0:
         return ("--max-users, --memory, --max-processes and --max-age take numbers above 0 "
                 "(e.g. --memory 2)")
@@ -252,20 +239,18 @@ def _closed_ancestor(folder: Path) -> Path | None:
 
 
 def _attendee_env(env: Path) -> bool:
-    """``_prepare_env`` with a lock: two hubs starting at once install once, not over each
-    other (the tests can start two)."""
-    env.parent.mkdir(parents=True, exist_ok=True)
-    with open(env.parent / f".{env.name}.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        return _prepare_env(env)
-
-
-def _prepare_env(env: Path) -> bool:
     """Make sure ``env`` holds this course and JupyterHub's server, runnable by every account.
 
     Made once with Debian's Python (``/usr/bin/python3``), from the same source as this
     install: the clone or wheel it came from, else the package index. ``True`` when ready.
     """
+    env.parent.mkdir(parents=True, exist_ok=True)
+    with open(env.parent / f".{env.name}.lock", "w") as lock:  # two hubs install it once
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        return _prepare_env(env)
+
+
+def _prepare_env(env: Path) -> bool:
     source, version = _course_source(), metadata.version("jupyterhub")
     wanted = f"{source} jupyterhub=={version}\n"
     if Path(source).is_dir():  # a clone: install again when any of its files changed
@@ -285,23 +270,17 @@ def _prepare_env(env: Path) -> bool:
         print(f"Installing the course for attendees into {env}, from {source} (once, a few "
               "minutes: the course's and JupyterHub's wheels, from pip's cache or the package "
               "index)", flush=True)
-        with tempfile.TemporaryDirectory() as build:
-            if Path(source).is_dir():  # pip builds in the folder: a copy keeps the clone clean
-                for part in (*CLONE_PARTS, "pyproject.toml", "README.md", "hatch_build.py"):
-                    copy = shutil.copytree if Path(source, part).is_dir() else shutil.copy
-                    copy(Path(source, part), Path(build, part))
-                source = build
-            old_umask = os.umask(0o022)  # every account reads and runs what is installed
-            try:
-                subprocess.run([str(python), "-m", "venv", str(env)], check=True)
-                subprocess.run([str(env / "bin/python"), "-m", "pip", "install", "--quiet",
-                                source, f"jupyterhub=={version}"], check=True)
-            except subprocess.CalledProcessError as err:
-                print(f"bpe-workshop hub: installing into {env} failed ({err}); see pip's "
-                      "message above", file=sys.stderr)
-                return False
-            finally:
-                os.umask(old_umask)
+        old_umask = os.umask(0o022)  # every account reads and runs what is installed
+        try:  # a clone is built where it is: hatchling writes nothing into it
+            subprocess.run([str(python), "-m", "venv", str(env)], check=True)
+            subprocess.run([str(env / "bin/python"), "-m", "pip", "install", "--quiet", source,
+                            f"jupyterhub=={version}"], check=True)
+        except subprocess.CalledProcessError as err:
+            print(f"bpe-workshop hub: installing into {env} failed ({err}); see pip's "
+                  "message above", file=sys.stderr)
+            return False
+        finally:
+            os.umask(old_umask)
         stamp.write_text(wanted)
     if not _runs_for_everyone([str(env / "bin/jupyterhub-singleuser"), "--version"]):
         print(f"bpe-workshop hub: other accounts cannot run {env}/bin/jupyterhub-singleuser; "
@@ -340,10 +319,8 @@ def _free_port() -> int:
 
 
 def _groups(room: str, name: str, controllers=("memory", "pids", "cpu")) -> list[Path]:
-    """``name``'s control group folders in ``room`` (``*`` globs every existing one)."""
-    return [group for controller in controllers for group in
-            (CGROUPS / controller / "bpe-workshop" / room).glob(name)] if name == "*" else [
-            CGROUPS / controller / "bpe-workshop" / room / name for controller in controllers]
+    """``name``'s control group folders in ``room``, one per controller."""
+    return [CGROUPS / controller / "bpe-workshop" / room / name for controller in controllers]
 
 
 def _join_groups(room: str, name: str, controllers=("memory", "pids", "cpu")) -> None:
@@ -376,8 +353,6 @@ def _not_ours(name: str) -> str | None:
         account = pwd.getpwnam(name)
     except KeyError:
         return None  # no account yet: the hub makes one
-    import grp  # Unix's, as pwd
-
     if grp.getgrnam(GROUP).gr_gid in os.getgrouplist(name, account.pw_gid):
         return None
     return (f"{name} is an account of this machine that this hub did not make; log in with "
@@ -408,28 +383,22 @@ def configure(c, settings: dict) -> None:
             """The attendee's own password; at a first login, the workshop's and a new one."""
             name, own = self.normalize_username(data["username"]), data.get("otp", "")
             count, last = failures.get(name, (0, 0.0))
-            wait = round(last + 60 - time.monotonic()) if count >= 5 else 0
             with dbm.open(self.dbm_path, "c", 0o600) as db:
                 first = name.encode() not in db
-            if wait > 0:
-                problem = f"{count} failed logins in a row for {name}: try again in {wait} s"
-            elif not re.fullmatch(NAME_PATTERN, name):
-                problem = "a name is lowercase letters, digits, - and _, starting with a letter"
-            else:
-                problem = _not_ours(name)
+            wait = round(last + 60 - time.monotonic()) if count >= 5 else 0
+            problem = (f"{count} failed logins in a row for {name}: try again in {wait} s"
+                       if wait > 0 else _not_ours(name))
             if not problem and first and not secrets.compare_digest(
                     data["password"].encode(), settings["password"].encode()):
-                problem = "invalid name or password"
+                problem = "Invalid username or password."
             elif not problem and first and len(own) < 8:
                 problem = (f"{name} is new here: type the workshop's password, and a password "
                            "of your own (8 characters or more) in the second box")
-            if wait <= 0:  # FirstUse stores a first password, or checks the one stored
-                answer = None if problem else await super().authenticate(
-                    handler, {**data, "password": own} if first else data)
+            answer = None if problem else await super().authenticate(  # FirstUse stores a
+                handler, {**data, "password": own} if first else data)  # first one, or checks
+            if wait <= 0:
                 failures[name] = (0, 0.0) if answer else (count + 1, time.monotonic())
-            if problem:
-                handler.custom_login_error = problem
-                return None
+            handler.custom_login_error = problem or ""
             return answer
 
         def system_user_exists(self, user):  # also for the admin page and API
