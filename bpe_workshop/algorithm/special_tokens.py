@@ -7,7 +7,7 @@ merely looks like one raises, unless allowed (``allowed_special``) or asked for 
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable
+from collections.abc import Iterable
 
 import regex
 
@@ -66,31 +66,40 @@ def special_regex(tokens: Iterable[str]) -> regex.Pattern:
 
 
 def allowed_in(text: str, special_tokens: dict[str, int],
-               allowed_special: str | Collection[str],
-               disallowed_special: str | Collection[str]) -> list[str]:
+               allowed_special: str | Iterable[str],
+               disallowed_special: str | Iterable[str]) -> list[str]:
     """The special tokens to encode as such in ``text``; raises if a disallowed one appears.
+
+    Each of ``allowed_special`` and ``disallowed_special`` is ``"all"`` or any iterable of texts.
 
     >>> allowed_in("a<|end|>", {"<|end|>": 300}, "all", "all"), allowed_in("a<|end|>", {}, (), ())
     (['<|end|>'], [])
+    >>> allowed_in("a", {}, "none", ())  # doctest: +ELLIPSIS (a str is one token or "all")
+    Traceback (most recent call last):
+    ...
+    TypeError: allowed_special must be "all" or a set of special token texts, e.g. ...
     """
+    chosen = []  # allowed, then disallowed: "all" or a set of texts (read once: an iterator)
     for name, value in (("allowed_special", allowed_special),
                         ("disallowed_special", disallowed_special)):
-        if value == "all":
-            continue
-        example = f"{{{value!r}}}" if isinstance(value, str) else "{'<|endoftext|>'} or ()"
-        if (isinstance(value, (str, bytes)) or not isinstance(value, Iterable)
-                or not all(isinstance(token, str) for token in value)):
+        tokens = value if isinstance(value, str) or not isinstance(value, Iterable) else list(value)
+        if tokens != "all" and not (isinstance(tokens, list)
+                                    and all(isinstance(token, str) for token in tokens)):
+            known = isinstance(value, str) and value in special_tokens  # "none" is no token
+            example = f"{{{value!r}}}" if known else "{'<|endoftext|>'}"
             raise TypeError(f'{name} must be "all" or a set of special token texts, '
-                            f"e.g. {name}={example}, got {describe(value)}")
-    if allowed_special == "all":
-        allowed_special = set(special_tokens)
-    if disallowed_special == "all":
-        disallowed_special = set(special_tokens) - set(allowed_special)
-    if disallowed_special:
-        match = special_regex(disallowed_special).search(text)
+                            f"e.g. {name}={example} or (), got {describe(value)}")
+        chosen.append(tokens if tokens == "all" else set(tokens))
+    allowed, disallowed = chosen
+    if allowed == "all":
+        allowed = set(special_tokens)
+    if disallowed == "all":
+        disallowed = set(special_tokens) - allowed
+    if disallowed:
+        match = special_regex(disallowed).search(text)
         if match:
             token = match.group()
             raise ValueError(f"the text contains {token!r}, which is a special token; pass "
                              f"allowed_special={{{token!r}}} (or \"all\") to encode it as the "
                              "special token, or disallowed_special=() to encode it as plain text")
-    return [token for token in allowed_special if token in special_tokens]
+    return [token for token in allowed if token in special_tokens]

@@ -9,6 +9,7 @@ its input, once, and hands the work to ``algorithm`` (``textbook`` and its fast 
 
 from __future__ import annotations
 
+import sys
 import warnings
 from collections.abc import Callable, Collection, Iterable, Mapping
 from pathlib import Path
@@ -100,7 +101,6 @@ class ByteLevelBPE:
         vocab |= {i: text.encode("utf-8") for text, i in special_tokens.items()}
         self._vocab = ReadOnlyDict(vocab, REMAKE)  # id -> bytes
         self._cache = {}  # chunk text -> ids, for encode_fast
-        self._warned_left_out = False  # a pattern that drops text is reported once
 
     merges = read_only("merges", REMAKE)
     pattern = read_only("pattern", "make a tokenizer with it: ByteLevelBPE(tok.merges, pattern)")
@@ -285,38 +285,41 @@ class ByteLevelBPE:
         """
         require_str(text, "text")
         allowed = allowed_in(text, self.special_tokens, allowed_special, disallowed_special)
-        if not allowed:
-            return self.encode_ordinary(text)
         # ordinary text between allowed special tokens, each special token as its own id
-        ids = []
-        start = 0
-        for match in special_regex(allowed).finditer(text):
-            ids += self.encode_ordinary(text[start:match.start()])
+        ids, start, dropped = [], 0, {}  # dropped: text the pattern leaves out, once each
+        for match in special_regex(allowed).finditer(text) if allowed else ():
+            ids += self._ordinary_ids(text[start:match.start()], dropped)
             ids.append(self.special_tokens[match.group()])
             start = match.end()
-        ids += self.encode_ordinary(text[start:])
-        return ids
+        ids += self._ordinary_ids(text[start:], dropped)
+        return self._warn_dropped(ids, dropped)
 
     def encode_ordinary(self, text: str) -> list[int]:
         """Encode ``text`` treating special tokens as plain text (tiktoken's name for this).
 
         ``encode_fast`` merges each chunk's bytes: ``textbook.encode_chunks``'s ids (a property
-        test checks it). A pattern that leaves text out of the chunks warns, once.
+        test checks it). A pattern that leaves text out of the chunks warns, on every call.
 
         >>> ByteLevelBPE({(97, 98): 256, (98, 99): 257, (97, 257): 258}).encode_ordinary("abc")
         [256, 99]
         """
         require_str(text, "text")
+        dropped = {}  # the text the pattern leaves out, once each
+        return self._warn_dropped(self._ordinary_ids(text, dropped), dropped)
+
+    def _ordinary_ids(self, text: str, dropped: dict[str, None]) -> list[int]:
         text = encodable(text)
         deadline = Deadline.for_text(text)  # the split and the check for dropped text share it
         chunks = split_text(text, self.pattern, deadline)
-        if not self._warned_left_out:
-            dropped = left_out(text, chunks, self.pattern, deadline)
-            if dropped:
-                self._warned_left_out = True
-                warnings.warn(left_out_message(self.pattern, dropped), DroppedTextWarning,
-                              stacklevel=2)
+        dropped.update(dict.fromkeys(left_out(text, chunks, self.pattern, deadline)))
         return encode_fast.encode_chunks(chunks, self.merges, self.byte_ids, self._cache)
+
+    def _warn_dropped(self, ids: list[int], dropped: dict[str, None]) -> list[int]:
+        if dropped:  # every call that drops text warns, whatever the warnings registry recalls
+            caller = sys._getframe(2)  # the learner's line, as stacklevel=3 would give
+            warnings.warn_explicit(left_out_message(self.pattern, list(dropped)),
+                                   DroppedTextWarning, caller.f_code.co_filename, caller.f_lineno)
+        return ids
 
     def encode_chunk(self, text_bytes: bytes) -> list[int]:
         """Encode one chunk's bytes: merge the present pair with the lowest rank (its new id).

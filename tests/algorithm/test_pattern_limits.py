@@ -54,14 +54,20 @@ def test_the_budget_grows_with_the_text():
     assert time_budget("x" * 8_000_000) == 18.0
 
 
-def test_a_pattern_that_drops_text_warns_once_per_tokenizer_when_encoding():
-    tok = ByteLevelBPE(pattern=r"\w+")
+def test_a_pattern_that_drops_text_warns_on_every_call_once():
+    tok = ByteLevelBPE(pattern=r"\w+", special_tokens={"<|s|>": 256})
     with pytest.warns(DroppedTextWarning, match=r"the split pattern r'\\w\+' leaves out ' ', '!'"):
         ids = tok.encode("hello world!")
     assert tok.decode(ids) == "helloworld"
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        tok.encode("again, more text dropped!")  # told once already: no second warning
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("default")  # Python's own: once per place, unless told otherwise
+        for _ in range(3):
+            tok.encode("a, b<|s|>c, d!", allowed_special="all")  # three pieces drop text
+        tok.encode_ordinary("again, more text dropped!")
+    assert [str(w.message).split(":")[0] for w in caught] == (
+        ["the split pattern r'\\w+' leaves out ', ', '!'"] * 3
+        + ["the split pattern r'\\w+' leaves out ', ', ' ', '!'"])
+    assert {w.filename for w in caught} == {__file__}
 
 
 def test_a_pattern_matching_only_empty_text_warns():

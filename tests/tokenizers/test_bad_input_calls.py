@@ -49,7 +49,7 @@ CALLS = [
                  r"or disallowed_special=\(\) to encode it as plain text"),
     ('allowed_special="<|endoftext|>" (a str)', lambda: wiki().encode("a", allowed_special="<|endoftext|>"),
      TypeError, r"allowed_special must be \"all\" or a set of special token texts, "
-                r"e.g. allowed_special=\{'<\|endoftext\|>'\}, got str '<\|endoftext\|>'"),
+                r"e.g. allowed_special=\{'<\|endoftext\|>'\} or \(\), got str '<\|endoftext\|>'"),
     ("decode [999]", lambda: wiki().decode([999]),
      ValueError, r"unknown token id 999: valid ids are the ints 0..258 and the special token ids \[259\]"),
     ("decode [-1]", lambda: wiki().decode([-1]), ValueError, r"unknown token id -1"),
