@@ -228,7 +228,7 @@ def remove_accounts(names: list[str]) -> None:
 
 
 def notebook_code(name: str = "04_byte_level_bpe.ipynb") -> list[str]:
-    cells = json.loads(release_files()[name].read_text(encoding="utf-8"))["cells"]
+    cells = json.loads(release_files()[name].decode("utf-8"))["cells"]
     return ["".join(cell["source"]) for cell in cells if cell["cell_type"] == "code"]
 
 
