@@ -123,7 +123,7 @@ class WordPiece:
     @classmethod
     def train(cls, text: str, vocab_size: int, *, unk_token: str = "[UNK]",
               prefix: str = "##", frequent_first: bool = True) -> WordPiece:
-        """Learn up to ``vocab_size`` pieces, joining the pair with the highest score.
+        """Learn ``vocab_size`` pieces (fewer if no pair is left), joining the best-scored pair.
 
         The vocabulary starts with ``unk_token`` and the alphabet (each character, and with the
         prefix each seen inside a word; kept whole). Ties: the more frequent pair, then the
@@ -140,12 +140,14 @@ class WordPiece:
         ['##ug', '##un', 'hug']
         """
         require_str(text, "text")
-        require_int(vocab_size, "vocab_size", minimum=1, example=1000)
+        require_int(vocab_size, "vocab_size", example=1000)  # its lower bound: below
         word_counts = Counter(short_words(split_words(text), 100, "WordPiece cuts a longer "
                                           "word as one [UNK] anyway (max_word_length=100)"))
         splits = {word: [word[0]] + [prefix + c for c in word[1:]] for word in word_counts}
         vocab = dict.fromkeys([unk_token, *sorted({c for w in word_counts for c in w}),
                                *sorted({s for split in splits.values() for s in split[1:]})])
+        require_int(vocab_size, "vocab_size", minimum=len(vocab), example=max(len(vocab), 1000),
+                    why=f"{unk_token} and each character, alone and after {prefix!r}, are kept")
         pair_counts, piece_counts = Counter(), Counter()
         words_with = defaultdict(set)  # pair -> words in which it may occur
 

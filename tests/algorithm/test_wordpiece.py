@@ -104,9 +104,14 @@ def test_trained_vocabulary_covers_its_text(text, vocab_size, frequent_first):
         with pytest.raises(ValueError, match="text has no words to train on"):
             WordPiece.train(text, vocab_size, frequent_first=frequent_first)
         return
+    words = split_words(text)
+    kept = 1 + len({c for w in words for c in w}) + len({c for w in words for c in w[1:]})
+    if vocab_size < kept:  # [UNK] and the alphabet, alone and after "##", are never given up
+        with pytest.raises(ValueError, match=f"vocab_size must be at least {kept} \\(\\[UNK\\]"):
+            WordPiece.train(text, vocab_size, frequent_first=frequent_first)
+        return
     wp = WordPiece.train(text, vocab_size, frequent_first=frequent_first)
-    alphabet = {c for word in split_words(text) for c in word}
-    assert len(wp.vocab) <= max(vocab_size, 1 + len(alphabet) * 2)
+    assert len(wp.vocab) <= vocab_size
     assert "[UNK]" not in wp.tokenize(text)
     for word in split_words(text):
         assert "".join(p.removeprefix("##") for p in wp.tokenize_word(word)) == word
@@ -137,7 +142,9 @@ def test_trainer_within_15_percent_of_hugging_face(vocab_size):
     (lambda: WordPiece(["a", "<unk>"]), ValueError, "vocab must hold the unknown token '[UNK]'"),
     (lambda: WordPiece(["a", "[UNK]"]).tokenize(b"a"), TypeError, "decode bytes first"),
     (lambda: WordPiece.train("a b", "100"), TypeError, "pass e.g. vocab_size=1000"),
-    (lambda: WordPiece.train("a b", 0), ValueError, "at least 1"),
+    (lambda: WordPiece.train("a b", 0), ValueError, "at least 3 ([UNK] and each character"),
+    (lambda: WordPiece.train("hug pug pun bun hugs", 1), ValueError,
+     "vocab_size must be at least 12 ([UNK] and each character, alone and after '##', are kept)"),
     (lambda: WordPiece.train(" \n", 10), ValueError, "text has no words to train on; pass some "
                                                      "text with non-space characters"),
     (lambda: WordPiece.train("a" * 1_000_000, 20), ValueError,
