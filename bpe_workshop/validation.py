@@ -13,6 +13,7 @@ from collections.abc import Callable, Container, Iterable
 from typing import Any
 
 _NO_EXAMPLE = object()
+MAX_IDS = 100_000_000  # ids read at most in one call (about 400 MB of text): an endless one stops
 
 
 class ReadOnlyDict(dict):
@@ -58,9 +59,7 @@ def describe(value: Any) -> str:
     if value is None:
         return "None"
     shown = repr(value)
-    if len(shown) > 40:
-        shown = shown[:37] + "..."
-    return f"{type(value).__name__} {shown}"
+    return f"{type(value).__name__} {shown if len(shown) <= 40 else shown[:37] + '...'}"
 
 
 def _suggestion(name: str, example: Any, code: str | None = None) -> str:
@@ -84,10 +83,8 @@ def require_str(value: Any, name: str, *, hint: str | None = None) -> str:
     """
     if isinstance(value, str):
         return value
-    if isinstance(value, (bytes, bytearray)):
-        got = f"{type(value).__name__} (decode bytes first, e.g. data.decode('utf-8'))"
-    else:
-        got = describe(value)
+    got = (f"{type(value).__name__} (decode bytes first, e.g. data.decode('utf-8'))"
+           if isinstance(value, (bytes, bytearray)) else describe(value))
     raise TypeError(f"{name} must be a str, got {got}{f'; {hint}' if hint else ''}")
 
 
@@ -197,12 +194,16 @@ def require_ids(ids: Any, known: Container[int], valid: str, example: str = "[10
         example = f"[{ids}]" if isinstance(ids, int) else example
         raise TypeError(f"ids must be a list of ints, got {type(ids).__name__}; "
                         f"pass e.g. {example}")
-    ids = list(ids)
+    checked = []  # the ids read so far, checked one by one (ids may be an endless iterator)
     for position, i in enumerate(ids):
+        if position == MAX_IDS:
+            raise ValueError(f"ids holds more than {MAX_IDS:,} ids; decode them in slices, e.g. "
+                             "itertools.islice(ids, 1_000_000)")
         # subtle: True and 97.0 are dict keys equal to 1 and 97, so check the type first
         if isinstance(i, bool) or not isinstance(i, numbers.Integral):
             raise TypeError(f"ids must be ints, got {describe(i)} at position {position}; "
                             f"pass e.g. {example}")
         if i not in known:
             raise ValueError(f"unknown token id {i!r}: valid ids are the ints {valid}")
-    return ids
+        checked.append(i)
+    return checked

@@ -223,6 +223,9 @@ def compile_pattern(pattern: str) -> regex.Pattern:
             "which would take gigabytes of memory; use + or * or a smaller count")
     try:
         compiled = regex.compile(pattern)
+    except RecursionError:  # the regex module parses nested groups by recursion
+        raise ValueError(f"the split pattern {show_pattern(pattern)} nests groups too deeply for "
+                         "the regex module to compile; use fewer nested groups") from None
     except regex.error as err:
         raise ValueError(
             f"invalid split pattern {show_pattern(pattern)}: {err}; fix the regex (it is compiled "
