@@ -148,12 +148,12 @@ class _MergeTreeExplorer(WidgetView):
     ``tokenizers`` (name -> ByteLevelBPE)."""
 
     def __init__(self, text: str, encodings: Sequence[str], extra: Mapping | None):
-        self.tokenizers = {name: ByteLevelBPE.from_tiktoken(name) for name in encodings}
-        for name, tok in (extra or {}).items():
+        extra = dict(extra or {})
+        for name, tok in extra.items():  # name -> ByteLevelBPE: its merges make the trees
             if not isinstance(tok, ByteLevelBPE):
-                raise TypeError(f"extra[{name!r}] must be a ByteLevelBPE (its merges make the "
-                                f"tree), got {describe(tok)}; e.g. extra={{'mine': tok}}")
-            self.tokenizers[name] = tok
+                raise TypeError(f"extra[{name!r}] must be a ByteLevelBPE, got {describe(tok)}; "
+                                "e.g. extra={'mine': tok}")
+        self.tokenizers = {name: ByteLevelBPE.from_tiktoken(name) for name in encodings} | extra
         self.text = widgets.Text(require_str(text, "text"), description="text",
                                  continuous_update=False)
         self.tokens = widgets.ToggleButtons(style={"button_width": "auto"})
