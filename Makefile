@@ -6,6 +6,17 @@ STAMP  := $(VENV)/.installed
 
 .PHONY: lab test quick lint check bench site clean venv
 
+# Re-install only when the package description changes, so a second run is fast. A .venv made
+# by a Python older than pyproject.toml's requires-python (3.11) is refused with the way out.
+$(STAMP): pyproject.toml | venv
+	@$(BIN)/python -c 'import sys; sys.exit(sys.version_info < (3, 11))' || { \
+	  echo "$(VENV) was made with $$($(BIN)/python -V 2>&1); the series needs Python 3.11 or newer." >&2; \
+	  echo "Run: make clean, then the same make command with PYTHON=python3.11 (or newer)." >&2; \
+	  exit 1; }
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e ".[test,hub]"
+	touch $(STAMP)
+
 ## The virtual environment, made whole or not at all. Debian and Ubuntu ship the part of Python
 ## that puts pip into a new environment (ensurepip) in a package of its own, python3-venv;
 ## without it `python3 -m venv` leaves a .venv with no pip. So that is checked first, and a
@@ -19,17 +30,6 @@ venv:
 	    exit 1; }; \
 	  echo "$(PYTHON) -m venv $(VENV)"; \
 	  $(PYTHON) -m venv $(VENV) || { rm -rf $(VENV); exit 1; }; }
-
-# Re-install only when the package description changes, so a second run is fast. A .venv made
-# by a Python older than pyproject.toml's requires-python (3.11) is refused with the way out.
-$(STAMP): pyproject.toml | venv
-	@$(BIN)/python -c 'import sys; sys.exit(sys.version_info < (3, 11))' || { \
-	  echo "$(VENV) was made with $$($(BIN)/python -V 2>&1); the series needs Python 3.11 or newer." >&2; \
-	  echo "Run: make clean, then the same make command with PYTHON=python3.11 (or newer)." >&2; \
-	  exit 1; }
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e ".[test,hub]"
-	touch $(STAMP)
 
 ## Open the series in JupyterLab at the first notebook (prints its URL; no browser needed),
 ## through the same command a learner with the wheel runs: `bpe-workshop start`. In the clone
