@@ -19,10 +19,13 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 import os
 import re
 import secrets
+import shutil
 import stat
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -323,24 +326,48 @@ def _write_all(files: list[tuple[Path, str]]) -> None:
 
 @contextlib.contextmanager
 def _locked(folder: Path, wait: float = 30.0):
-    """Hold the folder's save lock; a lock older than ``wait`` seconds is from a dead save."""
-    lock = folder / ".bpe-save.lock"
-    give_up = time.monotonic() + wait
+    """Hold the folder's save lock, a folder holding a file named after the saving process.
+
+    A lock whose process is gone (a killed save) is taken over; a wait past a second is told on
+    stderr and one past ``wait`` seconds gives up, each naming the lock.
+    """
+    lock, start, tell_after = folder / ".bpe-save.lock", time.monotonic(), 1.0
     while True:
         with contextlib.suppress(FileExistsError):
             lock.mkdir()
+            (lock / str(os.getpid())).touch()
             break
-        with contextlib.suppress(FileNotFoundError):  # gone meanwhile: try again
-            if time.time() - lock.stat().st_mtime > wait:
-                lock.rmdir()  # left by a save that was killed
-        if time.monotonic() > give_up:
+        if lock.is_file():
+            raise FileExistsError(f"{str(lock)!r} is in the way of the save lock; delete it")
+        with contextlib.suppress(OSError):  # released meanwhile, or not ours to ask: wait on
+            if _left_behind(lock, wait):
+                shutil.rmtree(lock)
+        waited = time.monotonic() - start
+        if waited > wait:
             raise TimeoutError(f"another save in {str(folder)!r} has held its lock for "
                                f"{wait:.0f} s; if none is running, delete {str(lock)!r}")
+        if waited > tell_after:
+            print(f"waiting for another save in {str(folder)!r} to finish (its lock: "
+                  f"{str(lock)!r})", file=sys.stderr)
+            tell_after = math.inf
         time.sleep(0.01)
     try:
         yield
     finally:
-        lock.rmdir()
+        shutil.rmtree(lock, ignore_errors=True)
+
+
+def _left_behind(lock: Path, wait: float) -> bool:
+    """Whether the save holding ``lock`` is gone: its process has ended (asked on POSIX) or,
+    with no process to ask (no id in the lock yet, or Windows), the lock is over ``wait`` s old."""
+    pids = [int(name) for name in os.listdir(lock) if name.isdigit()]
+    if not pids or os.name != "posix":
+        return time.time() - lock.stat().st_mtime > wait
+    try:
+        os.kill(pids[0], 0)  # signal 0 only asks whether the process exists
+    except ProcessLookupError:
+        return True
+    return False
 
 
 def read_guarded(path: Path, what: str, max_bytes: int, fix: str,
