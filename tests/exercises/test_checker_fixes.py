@@ -7,8 +7,8 @@ Each wrong answer here fails on the input shown; its right counterpart passes.
 
 from __future__ import annotations
 
-import ast
 import functools
+import importlib
 import random
 import re
 import time
@@ -16,6 +16,7 @@ from collections import Counter
 
 import pytest
 from test_exercises import checker
+from verdicts import assert_smallest, reported
 
 from bpe_workshop.algorithm.textbook import decode, get_stats, merge
 from bpe_workshop.algorithm.word_paper import merge_vocab
@@ -132,6 +133,7 @@ def test_a_wrong_answer_fails_on_the_case_that_shows_it(nn, name, wrong, smalles
         result.message
     assert hint in result.message.split("hint:")[1], result.message
     assert result.message in capsys.readouterr().out
+    assert_smallest(importlib.import_module(f"bpe_workshop.exercises.nb{nn}"), wrong, name)
 
 
 def replay_in_rank_order(token, ranks):
@@ -174,14 +176,17 @@ def test_the_generated_ranks_tables_are_sound_and_the_reference_takes_them_all()
 
 
 def test_a_ranks_table_is_shrunk_to_a_smaller_sound_one():
-    def my_recover_pair(token, ranks):  # right on small tables only
+    def my_recover_pair(token, ranks):  # right while no token is longer than 4 bytes of abc
         right = nb06.reference_recover_pair(token, ranks)
-        return right if len(ranks) < 7 or set(token) - set(b"abc") else right[::-1]
+        return right if max(map(len, ranks)) < 5 or set(token) - set(b"abc") else right[::-1]
 
-    result = checker("06", "recover_pair")(my_recover_pair)
-    shown = re.match(r"❌ my_recover_pair(\(.*\)) gave", result.message).group(1)
-    token, ranks = ast.literal_eval(shown)
-    assert len(ranks) >= 7 and nb06.sound(token, ranks), result.message
+    result, (token, ranks), (_, inputs, _) = reported(nb06, my_recover_pair, "recover_pair")
+    assert not result.passed and (token, ranks) not in inputs, result.message
+    assert result.message.startswith(f"❌ my_recover_pair({token!r}, ")
+    # subtle: dropping a token's pieces leaves the long token in, and this answer wrong; only
+    # the `valid` filter keeps the table one that BPE can make
+    assert max(map(len, ranks)) >= 5 and nb06.sound(token, ranks), result.message
+    assert_smallest(nb06, my_recover_pair, "recover_pair")  # smaller than the generated one
 
 
 def test_notebook_06_never_reads_tiktokens_own_ranks(monkeypatch):

@@ -9,17 +9,19 @@ is found, and reported on a shrunk input.
 
 from __future__ import annotations
 
+import importlib
 import re
 from collections import Counter, OrderedDict, defaultdict
 
 import pytest
 from test_exercises import checker
+from verdicts import assert_smallest, reported
 
 from bpe_workshop import merge
 from bpe_workshop.algorithm.patterns import GPT2_PATTERN, split_text
 from bpe_workshop.algorithm.unigram import Unigram
 from bpe_workshop.algorithm.wordpiece import WordPiece, split_words
-from bpe_workshop.exercises import core
+from bpe_workshop.exercises import core, nb04, nb09
 from bpe_workshop.exercises.nb04 import reference_encode
 
 
@@ -191,25 +193,28 @@ def test_a_wrong_answer_gets_a_hint_about_what_it_did(nn, name, wrong, smallest,
     assert result.message.startswith(f"❌ my_{name}{smallest}"), result.message
     assert hint in result.message.split("hint:")[1], result.message
     assert result.message in capsys.readouterr().out
+    assert_smallest(importlib.import_module(f"bpe_workshop.exercises.nb{nn}"), wrong, name)
 
 
 def test_the_best_path_checker_finds_a_viterbi_that_never_tries_long_pieces(capsys):
     best_path_up_to_three.__name__ = "my_best_path"
-    result = checker("09", "best_path")(best_path_up_to_three)  # passes every fixed case
+    result, args, (_, inputs, _) = reported(nb09, best_path_up_to_three, "best_path")
     assert not result.passed and "never longer than 3 characters" in result.message
-    word = re.match(r"❌ my_best_path\('(\S+?)', ", result.message).group(1)
-    assert len(word) > 3  # a generated case: the fixed words are cut in pieces of 3 or fewer
+    assert args not in inputs  # a generated case: the fixed words are cut in pieces of 3 or fewer
+    assert_smallest(nb09, best_path_up_to_three, "best_path")  # and shrunk
 
 
 def test_a_mistake_only_generated_cases_show_is_reported_on_a_shrunk_input():
     def my_merge(ids, pair, new_id):  # right on short lists, which are all the fixed cases test
         return merge(ids, pair, new_id) if len(ids) < 13 else list(ids)
 
-    result = checker("04", "merge")(my_merge)
-    assert not result.passed, result.message
-    ids = eval(re.match(r"❌ my_merge\((\[.*?\]), ", result.message).group(1))  # noqa: S307
+    result, args, (_, inputs, _) = reported(nb04, my_merge, "merge")
+    assert not result.passed and args not in inputs, result.message
+    assert result.message.startswith(f"❌ my_merge({args[0]!r}, ")
+    ids, pair, new_id = args
     assert len(ids) == 13  # shrunk to the shortest length that shows the mistake
-    assert merge(ids, (ids[0], 2), 256) != ids or merge(ids, (1, 2), 256) != ids
+    assert merge(ids, pair, new_id) != ids  # and the mistake shows on it: the pair is there
+    assert_smallest(nb04, my_merge, "merge")  # smaller than the generated input it came from
 
 
 @pytest.mark.parametrize("answer", [
@@ -281,16 +286,19 @@ def test_the_values_are_right_only_when_they_are():
     assert "hint: return a list, not a tuple." in result.message
 
 
-def test_the_checkers_of_notebook_09_build_their_cases_from_tuples():
-    from bpe_workshop.exercises import nb09
-
+@pytest.mark.parametrize("isolate", [True, False], ids=["child", "kernel"])
+def test_the_checkers_of_notebook_09_build_their_cases_from_tuples(isolate, monkeypatch):
+    monkeypatch.setattr(core, "ISOLATE", isolate and core.ISOLATE)  # kernel: as on Windows
     assert isinstance(nb09.TOY, tuple) and isinstance(nb09.SCORES, tuple)
 
     def my_greedy_pieces(word, vocab):
         vocab.clear()  # a learner's function that empties the vocabulary it was given
         return ["[UNK]"]
 
-    checker("09", "greedy_pieces")(my_greedy_pieces)
+    result = checker("09", "greedy_pieces")(my_greedy_pieces)
+    assert result.message.startswith("❌ my_greedy_pieces('unable', ['un', 'able', '[UNK]']) "
+                                     "gave the right answer, but changed its argument vocab: "
+                                     "['un', 'able', '[UNK]'] became [].")
     assert "##aff" in nb09.TOY and checker("09", "greedy_pieces")(
         lambda word, vocab: WordPiece(vocab).tokenize_word(word)).passed
 

@@ -346,12 +346,25 @@ def test_a_long_call_in_c_is_stopped_with_its_process(monkeypatch):
                                      "past 1 s inside one step that Python cannot interrupt")
 
 
+def sum_taking_cpu_seconds(seconds: float) -> int:
+    """How far ``sum(range(n))`` (one call in C) must count to take ``seconds`` of CPU time here,
+    measured, so that the test below holds on a machine of any speed (wall time is never less)."""
+    n, took = 10**6, 0.0
+    while took < 0.2:
+        n *= 2
+        started = time.process_time()
+        sum(range(n))
+        took = time.process_time() - started
+    return int(n * seconds / took)
+
+
 def test_without_a_child_a_long_call_in_c_is_named_when_it_ends(monkeypatch):
     monkeypatch.setattr(core, "ISOLATE", False)
     monkeypatch.setattr(core, "TIME_LIMIT", 0.2)
+    n = sum_taking_cpu_seconds(1.6)  # past the limit by more than the 1 s that names C
 
     def my_merge(ids, pair, new_id):
-        return sum(range(2 * 10**8))  # seconds in C: the alarm waits for it to end
+        return sum(range(n))  # seconds in C: the alarm waits for it to end
 
     result = checker("04", "merge")(my_merge)
     assert "when a step in C that cannot be interrupted ended" in result.message

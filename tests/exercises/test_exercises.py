@@ -16,6 +16,7 @@ from collections import Counter
 import pytest
 import regex
 from notebook_files import definitions, notebook_path
+from verdicts import assert_smallest
 
 from bpe_workshop import merge
 from bpe_workshop.exercises import nb03
@@ -308,6 +309,7 @@ def test_a_known_wrong_answer_fails_with_its_smallest_input(nn, name, wrong, sma
     assert result.message.startswith(f"❌ my_{name}{smallest}"), result.message
     assert hint in result.message.split("hint:")[1], result.message
     assert result.message in capsys.readouterr().out
+    assert_smallest(importlib.import_module(f"bpe_workshop.exercises.nb{nn}"), answer, name)
 
 
 def test_the_known_wrong_answers_are_really_wrong_on_gpt2():

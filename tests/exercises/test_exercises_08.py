@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import pytest
 from notebook_files import definitions, notebook_path
+from verdicts import assert_smallest
 
 from bpe_workshop.exercises import nb08
 from bpe_workshop.files.corpora import load_english, load_multilingual
@@ -143,6 +144,7 @@ def test_a_known_wrong_answer_fails_with_its_smallest_input(name, wrong, smalles
     assert smallest in result.message
     assert hint in result.message
     assert result.message in capsys.readouterr().out
+    assert_smallest(nb08, wrong, name)
 
 
 def test_answers_of_the_wrong_type_get_a_verdict_not_an_exception(capsys):
