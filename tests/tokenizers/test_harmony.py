@@ -5,6 +5,10 @@ tiktoken builds it in ``tiktoken_ext.openai_public.o200k_harmony`` from o200k_ba
 tokens. Both are compared with what tiktoken's constructor returns, special tokens included.
 """
 
+import os
+import subprocess
+import sys
+
 import pytest
 import tiktoken
 from tiktoken_ext import openai_public
@@ -74,3 +78,21 @@ def test_get_encoding_gives_harmony_offline_with_the_cache_off(monkeypatch, tikt
     assert encoding._special_tokens == tiktokens._special_tokens
     assert encoding.encode(CHAT, allowed_special="all") == tiktokens.encode(
         CHAT, allowed_special="all")
+
+
+@pytest.mark.parametrize("cache", ["", "fresh"], ids=["cache off", "fresh cache"])
+def test_harmony_loads_with_no_network(tmp_path, cache):
+    code = ("import socket\n"
+            "def refuse(*args, **kwargs):\n"
+            "    raise OSError('network disabled by the test')\n"
+            "socket.socket.connect = refuse\n"
+            "socket.create_connection = refuse\n"
+            "from bpe_workshop import get_encoding\n"
+            "print(get_encoding('o200k_harmony').encode('<|start|>user<|message|>hi<|end|>', "
+            "allowed_special='all'))\n")
+    env = dict(os.environ, TIKTOKEN_CACHE_DIR="" if cache == "" else str(tmp_path / "cache"))
+    env.pop("DATA_GYM_CACHE_DIR", None)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[200006, 1428, 200008, 3686, 200007]"
