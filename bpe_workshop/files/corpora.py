@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import codecs
 import functools
+import hashlib
 import sysconfig
 from pathlib import Path
 
@@ -31,10 +32,17 @@ STDLIB_HEADER = "# ---- file: {relative_path}\n"
 _PACKAGE = Path(__file__).parents[1]  # holds data/ and notebooks/ in a wheel (the build maps them)
 SERIES_ROOT = _PACKAGE if (_PACKAGE / "data").is_dir() else _PACKAGE.parent  # else a clone's top
 _DATA_DIR = SERIES_ROOT / "data"
+_REINSTALL = ("reinstall the course (`pip install --force-reinstall bpe-workshop`, or `git "
+              "checkout -- data` in a clone).")
+# The corpora as shipped, hash-checked as the .cuts files are (data/README.md gives their sizes).
+CORPUS_SHA256 = {
+    "english.txt": "26e950712345d211f132430b80e544c012ff99306a6dede0f3fff8070f2e58b9",
+    "multilingual.txt": "7b78e4f3d4c4335a6112e3a47a341273aca4bfa38d1cc8929b82274637bfb2dc"}
 
 
 def data_path(name: str) -> Path:
-    """The path of the data file ``name`` (a corpus, a ``*.cuts`` file) in the package's ``data/``.
+    """The path of the data file ``name`` (a corpus, checked against ``CORPUS_SHA256``, a ``*.cuts``
+    file) in the package's ``data/``.
 
     >>> data_path("english.txt").name
     'english.txt'
@@ -48,13 +56,14 @@ def data_path(name: str) -> Path:
         raise ValueError(f"data_path() takes a plain file name such as 'english.txt', not {name!r}")
     if not _DATA_DIR.is_dir():
         raise FileNotFoundError(f"The data folder {_DATA_DIR} does not exist, so this copy of "
-                                "bpe_workshop is incomplete: reinstall the course (`pip install "
-                                "--force-reinstall bpe-workshop`, or `git checkout -- data` in a "
-                                "clone).")
+                                f"bpe_workshop is incomplete: {_REINSTALL}")
     path = _DATA_DIR / name
     if not path.is_file():
         available = sorted(p.name for p in _DATA_DIR.iterdir() if p.is_file())
         raise FileNotFoundError(f"No corpus {name!r} in {_DATA_DIR}; available: {available}")
+    shipped = CORPUS_SHA256.get(name)  # a corpus's SHA-256 as shipped
+    if shipped and hashlib.sha256(path.read_bytes()).hexdigest() != shipped:
+        raise ValueError(f"{path} is not the corpus shipped (its SHA-256 differs): {_REINSTALL}")
     return path
 
 
