@@ -8,6 +8,7 @@ Every loader reads through one guard: a regular file only, under a size cap, hea
 """
 
 import os
+import signal
 import tracemalloc
 
 import pytest
@@ -122,6 +123,20 @@ def test_hand_edited_file_is_rejected_naming_file_and_line(tmp_path, what, load,
     assert str(info.value).startswith(where + message)
 
 
+def interrupted_after(seconds: int, call):
+    """``call()``, or a failure naming the wait if it blocks (opening a pipe waits for a writer):
+    an alarm interrupts it, so a regression fails the test instead of hanging the suite."""
+    def stop(signum, frame):
+        pytest.fail(f"still reading after {seconds} s: the file was opened, not refused unread")
+    previous = signal.signal(signal.SIGALRM, stop)
+    signal.alarm(seconds)
+    try:
+        return call()
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+
+
 @pytest.mark.parametrize("load", [ByteLevelBPE.load, WordLevelBPE.load])
 def test_a_folder_a_device_or_a_pipe_is_refused_unread(tmp_path, load):
     pipe = tmp_path / "pipe.model"
@@ -131,7 +146,7 @@ def test_a_folder_a_device_or_a_pipe_is_refused_unread(tmp_path, load):
         writer = load.__qualname__.replace("load", "save")
         with pytest.raises(ValueError, match=rf"is not a file \({kind}\); pass a model file "
                                              rf"written by {writer}"):
-            load(path)
+            interrupted_after(10, lambda path=path: load(path))
 
 
 @pytest.mark.parametrize("load", [ByteLevelBPE.load, WordLevelBPE.load])
