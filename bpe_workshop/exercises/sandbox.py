@@ -205,8 +205,9 @@ class Room:
     def __exit__(self, *exc) -> None:
         if self.pid:
             self.channel.close()
-            with contextlib.suppress(OSError):
-                os.killpg(self.pid, signal.SIGKILL)
+            for kill in (os.killpg, os.kill):  # the group, and the child had it no group yet
+                with contextlib.suppress(OSError):
+                    kill(self.pid, signal.SIGKILL)
             os.waitpid(self.pid, 0)
             shutil.rmtree(self.folder, ignore_errors=True)
 
