@@ -154,6 +154,8 @@ class _MergeTreeExplorer(WidgetView):
                 raise TypeError(f"extra[{name!r}] must be a ByteLevelBPE, got {describe(tok)}; "
                                 "e.g. extra={'mine': tok}")
         self.tokenizers = {name: ByteLevelBPE.from_tiktoken(name) for name in encodings} | extra
+        if not self.tokenizers:
+            raise ValueError("pass an encoding, e.g. encodings=('gpt2',) or extra={'mine': tok}")
         self.text = widgets.Text(require_str(text, "text"), description="text",
                                  continuous_update=False)
         self.tokens = widgets.ToggleButtons(style={"button_width": "auto"})

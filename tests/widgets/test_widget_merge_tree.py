@@ -46,3 +46,5 @@ def test_a_typed_token_your_own_tokenizer_and_the_edge_cases():
     assert explorer.tokens.options == () and "click one of its tokens" in explorer.value
     with pytest.raises(TypeError, match=r"extra\['x'\] must be a ByteLevelBPE"):
         merge_tree_explorer(extra={"x": get_encoding("gpt2")})
+    with pytest.raises(ValueError, match="pass an encoding"):
+        merge_tree_explorer(encodings=())
