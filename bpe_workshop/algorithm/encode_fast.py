@@ -3,7 +3,8 @@
 1. **Ranks updated locally**: ``ranks[i]`` is the rank of the pair at ``i``; a merge changes
    only its neighbours' ranks. Merging the leftmost lowest rank one at a time equals merging
    all of them, as a merge only creates pairs of higher rank (``ByteLevelBPE`` checks it).
-2. **A heap for long chunks** (``HEAP_MIN_LEN`` ids or more): O(log n) a merge.
+2. **A heap for long chunks** (``HEAP_MIN_LEN`` ids or more): of ranks, each merged at all
+   its positions in one sweep.
 3. **A chunk cache**: each distinct chunk is encoded once, and remembered across calls.
 
 Lineage: tiktoken's ``byte_pair_merge``. Left out: tiktoken's shortcut for a chunk that is a
@@ -13,6 +14,7 @@ whole token, exact only where every token encodes back to itself, and costly to 
 from __future__ import annotations
 
 import heapq
+from collections import defaultdict
 from collections.abc import Sequence
 from itertools import chain
 
@@ -58,7 +60,8 @@ def encode_chunk(text_bytes: bytes, merges: dict[Pair, int],
 
 
 def merge_with_heap(ids: list[int], merges: dict[Pair, int]) -> list[int]:
-    """``encode_chunk``'s loop for long chunks: a heap of (rank, position), linked positions.
+    """``encode_chunk``'s loop for long chunks: ranks in a heap, each with the positions where
+    its pair may start, all merged in one left-to-right sweep; positions linked in a list.
 
     >>> merge_with_heap([97, 97, 97, 98], {(97, 97): 256, (97, 98): 257, (256, 257): 258})
     [258]
@@ -67,25 +70,34 @@ def merge_with_heap(ids: list[int], merges: dict[Pair, int]) -> list[int]:
     ids = list(ids)
     nxt = list(range(1, n + 1))  # position -> next live position (n means none)
     prev = list(range(-1, n - 1))  # position -> previous live position (-1 means none)
-    heap = [(merges[pair], i) for i, pair in enumerate(zip(ids, ids[1:])) if pair in merges]
+    starts = defaultdict(list)  # rank -> positions where a pair of that rank may start
+    for i, pair in enumerate(zip(ids, ids[1:])):
+        if pair in merges:
+            starts[merges[pair]].append(i)
+    heap = list(starts)  # the ranks present, lowest first
     heapq.heapify(heap)
     while heap:
-        rank, i = heapq.heappop(heap)
-        j = nxt[i]
-        # skip entries made stale by an earlier merge
-        if ids[i] is None or j >= n or merges.get((ids[i], ids[j])) != rank:
-            continue
-        # merge position j into position i
-        ids[i], ids[j] = rank, None
-        nxt[i] = nxt[j]
-        if nxt[j] < n:
-            prev[nxt[j]] = i
-        # the two pairs the merge created
-        p, k = prev[i], nxt[i]
-        if p >= 0 and (ids[p], rank) in merges:
-            heapq.heappush(heap, (merges[ids[p], rank], p))
-        if k < n and (rank, ids[k]) in merges:
-            heapq.heappush(heap, (merges[rank, ids[k]], i))
+        rank = heapq.heappop(heap)
+        # subtle: a merge makes only pairs of higher rank, so this rank's list is complete
+        for i in sorted(starts.pop(rank)):
+            j = nxt[i]
+            # skip positions made stale by an earlier merge
+            if ids[i] is None or j >= n or merges.get((ids[i], ids[j])) != rank:
+                continue
+            # merge position j into position i
+            ids[i], ids[j] = rank, None
+            nxt[i] = nxt[j]
+            if nxt[j] < n:
+                prev[nxt[j]] = i
+            # the two pairs the merge created (None at either end of the chunk)
+            p, k = prev[i], nxt[i]
+            for start, pair in ((p, (ids[p], rank) if p >= 0 else None),
+                                (i, (rank, ids[k]) if k < n else None)):
+                new_rank = merges.get(pair)
+                if new_rank is not None:
+                    if new_rank not in starts:
+                        heapq.heappush(heap, new_rank)
+                    starts[new_rank].append(start)
     return [i for i in ids if i is not None]
 
 
