@@ -9,8 +9,8 @@ JupyterHub's, on JupyterHub's own parts:
 
 - **Logins** (``jupyterhub-firstuseauthenticator``): the workshop password admits a new name
   once, together with a password of the attendee's own (the login page's second field); from
-  then on only that password opens their server. The admin page's *delete user*, or
-  ``--reset NAME``, forgets it. Five failed logins in a row make a name wait a minute.
+  then on only that password opens their server. The admin page's *delete user* forgets it.
+  Five failed logins in a row make a name wait a minute.
 - **Accounts** (``LocalAuthenticator.create_system_users``): each attendee is an account this
   hub made with ``useradd``, in the group ``bpe-attendees``, home ``HOMES/NAME`` (mode 700); any
   other account of the machine (``root``, ``ubuntu``) is refused, at login and in the admin API.
@@ -75,12 +75,9 @@ LOCAL = ("127.0.0.1", "localhost", "::1")
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
         "hub", help="a classroom JupyterHub: attendees need only a browser and a password",
-        description="Serve the series to a room from this machine (run as root). A new name "
-                    "logs in once with the workshop's password and chooses a password of its "
-                    "own; each attendee gets an account, a home with their own copy of the "
-                    "series, their own server and kernels, within limits of their own. The "
-                    f"workshop password comes from ${PASSWORD_VARIABLE}, else the last one "
-                    "used, else a new one (printed).",
+        description="Serve the series to a room from this machine (run as root): each "
+                    "attendee gets an account, a home, their own server and limits. The "
+                    f"workshop password is ${PASSWORD_VARIABLE}, else the last one, else new.",
         epilog="example: sudo bpe-workshop hub --port 443 --ssl-key KEY --ssl-cert CERT "
                "--admin teacher --max-users 40")
     parser.add_argument("--port", type=int, default=8000, help="the room's port (default 8000)")
@@ -416,12 +413,15 @@ def configure(c, settings: dict) -> None:
 
     class RoomSpawner(LocalProcessSpawner):
         async def start(self):
-            for group in _groups(room, self.user.name):  # the attendee's limits
+            memory, pids, cpu = groups = _groups(room, self.user.name)  # the attendee's limits
+            for group in groups:
                 group.mkdir(parents=True, exist_ok=True)
-                for limit, value in (("memory.limit_in_bytes", settings["memory"]),
-                                     ("pids.max", settings["max_processes"])):
-                    if (group / limit).exists():
-                        (group / limit).write_text(str(value))
+            (memory / "memory.limit_in_bytes").write_text(str(settings["memory"]))
+            (pids / "pids.max").write_text(str(settings["max_processes"]))
+            for folder in (cpu.parent, cpu.parent.parent):  # subtle: the room weighs against
+                # the machine's other processes as its attendees would alone, not as one
+                (folder / "cpu.shares").write_text(str(min(1024 * settings["max_users"],
+                                                           2**18)))  # the kernel's maximum
             return await super().start()
 
         def make_preexec_fn(self, name):
@@ -483,24 +483,21 @@ def configure(c, settings: dict) -> None:
 
 
 def _home_maker(homes: Path, env: str):
-    """The pre-spawn step: the attendee's copy of the series and temporary folder, made as
-    the attendee (root never writes into a home)."""
+    """The pre-spawn step: the attendee's copy of the series and temporary folder, made as the
+    attendee (root never writes into a home); a failure stops the login with its words."""
 
     async def prepare_home(spawner) -> None:
         home, account = homes / spawner.user.name, pwd.getpwnam(spawner.user.name)
         for command in ([f"{env}/bin/bpe-workshop", "start", str(home / SERIES_FOLDER),
                          "--no-lab"], ["/bin/mkdir", "-p", str(home / ".tmp")]):
-            await _run(spawner, command, user=account.pw_uid, group=account.pw_gid,
-                       extra_groups=[], cwd=home, env={"HOME": str(home), "PATH": f"{env}/bin"})
+            process = await asyncio.create_subprocess_exec(
+                *command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, cwd=home,
+                user=account.pw_uid, group=account.pw_gid, extra_groups=[],
+                env={"HOME": str(home), "PATH": f"{env}/bin"})
+            output = (await process.communicate())[0].decode(errors="replace").strip()
+            spawner.log.info("%s: %s", command[0], output)
+            if process.returncode:
+                raise RuntimeError(f"{' '.join(command)} failed for {spawner.user.name}: "
+                                   f"{output}")
 
     return prepare_home
-
-
-async def _run(spawner, command: list[str], **options) -> None:
-    """Run ``command``, log what it printed, raise when it fails (the login then says so)."""
-    process = await asyncio.create_subprocess_exec(
-        *command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, **options)
-    output = (await process.communicate())[0].decode(errors="replace").strip()
-    spawner.log.info("%s: %s", command[0], output)
-    if process.returncode:
-        raise RuntimeError(f"{' '.join(command)} failed for {spawner.user.name}: {output}")
