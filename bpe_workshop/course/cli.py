@@ -22,7 +22,7 @@ from pathlib import Path
 
 from bpe_workshop import check as setup_check
 from bpe_workshop.course import hub, site, wheelhouse
-from bpe_workshop.course.series import FIRST, copy_series, reset_notebook
+from bpe_workshop.course.series import FIRST, copy_series, folder_argument, reset_notebook
 
 PROBLEMS = {  # errno -> what it means for a learner's file or folder, and what to do
     errno.EEXIST: "a file is in the way of folder {path}: move it, or name another folder",
@@ -109,18 +109,6 @@ def port(text: str) -> int:
         raise argparse.ArgumentTypeError(
             f"{text} is not a port: give a number from 1 to 65535, such as 8890")
     return int(text)
-
-
-def folder_argument(text: str) -> Path:
-    """``start``'s FOLDER, absolute, ``~`` expanded; refused (exit 2) when neither can be."""
-    try:
-        return Path(text).expanduser().absolute()
-    except RuntimeError:  # ~name: no such user
-        raise argparse.ArgumentTypeError(f"{text}: no user {text[1:].split('/')[0]!r} on this "
-                                         "machine; give the folder's whole path") from None
-    except FileNotFoundError:  # os.getcwd() of a folder that was deleted
-        raise argparse.ArgumentTypeError("the current folder no longer exists: cd into one "
-                                         "that does, or give FOLDER's whole path") from None
 
 
 def start(args) -> int:

@@ -16,6 +16,7 @@ Left out: merging a learner's edits with a new release (the two files sit side b
 
 from __future__ import annotations
 
+import argparse
 import hashlib
 import json
 import os
@@ -43,6 +44,20 @@ def release_files() -> dict[str, bytes]:
         raise OSError(f"the installed series is damaged, {', '.join(damaged)} missing or changed: "
                       f"{reinstall_fix()}")
     return files
+
+
+def folder_argument(text: str) -> Path:
+    """A FOLDER of the command line, absolute, ``~`` expanded; refused (exit 2) when it is empty,
+    names no user's home, or is relative to a working folder that was deleted."""
+    try:
+        if text:
+            return Path(text).expanduser().absolute()
+        problem = "the folder's name is empty"
+    except RuntimeError:  # ~name of no user
+        problem = f"{text}: no user {text[1:].split('/')[0]!r} on this machine"
+    except FileNotFoundError:  # os.getcwd() of a deleted folder
+        problem = "the current folder no longer exists"
+    raise argparse.ArgumentTypeError(f"{problem}: give the folder's whole path")
 
 
 def copy_series(folder: Path) -> list[str]:

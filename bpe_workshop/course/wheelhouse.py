@@ -25,6 +25,8 @@ import tempfile
 from importlib import metadata
 from pathlib import Path
 
+from bpe_workshop.course.series import folder_argument
+
 DISTRIBUTION = "bpe-workshop"
 
 # README.txt in the kit: the lines for bash/zsh, PowerShell and cmd, with the kit's Python
@@ -38,7 +40,8 @@ def register(subparsers) -> None:
                     "platforms and Python versions given (default: this machine's).",
         epilog="example: bpe-workshop wheelhouse kit --wheel bpe_workshop-0.2.0-py3-none-any.whl"
                " --platform win_amd64 --platform macosx_11_0_arm64 --python 3.12")
-    parser.add_argument("folder", type=Path, help="where the wheels go (created if needed)")
+    parser.add_argument("folder", type=folder_argument,
+                        help="where the wheels go (created if needed)")
     parser.add_argument("--wheel", type=Path, help="the course's own wheel file (until the "
                         "course is on the package index, where it is found by its version)")
     parser.add_argument("--platform", action="append", default=[], metavar="TAG",
@@ -56,7 +59,7 @@ def run(args) -> int:
         return 2
     version = metadata.version(DISTRIBUTION)
     course = str(args.wheel.absolute()) if args.wheel else f"{DISTRIBUTION}=={version}"
-    folder = args.folder.expanduser().absolute()
+    folder = args.folder
     folder.mkdir(parents=True, exist_ok=True)
     here = f"this machine, Python {sys.version.split()[0]}"
     # This machine first, with `pip wheel`: it also builds a wheel for a dependency published

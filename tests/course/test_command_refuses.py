@@ -105,13 +105,20 @@ def test_reset_in_a_folder_the_series_was_never_copied_into_is_refused(tmp_path,
     assert not typo.exists()
 
 
-def test_an_unknown_user_in_the_folder_is_refused(capsys):
+@pytest.mark.parametrize("command", [["start", "--no-lab"],  # a wheel that is not there: no pip
+                                     ["wheelhouse", "--wheel", "not-there.whl"]])
+@pytest.mark.parametrize(("folder", "problem"), [
+    ("~nosuchuser-bpe/x", "~nosuchuser-bpe/x: no user 'nosuchuser-bpe' on this machine"),
+    ("", "the folder's name is empty")])
+def test_an_unknown_user_or_an_empty_name_as_the_folder_is_refused(tmp_path, monkeypatch, capsys,
+                                                                    command, folder, problem):
+    monkeypatch.chdir(tmp_path)
     with pytest.raises(SystemExit) as done:
-        main(["start", "~nosuchuser-bpe/x", "--no-lab"])
+        main([*command, folder])
     assert done.value.code == 2
     assert capsys.readouterr().err.endswith(
-        "error: argument folder: ~nosuchuser-bpe/x: no user 'nosuchuser-bpe' on this machine; "
-        "give the folder's whole path\n")
+        f"error: argument folder: {problem}: give the folder's whole path\n")
+    assert not any(tmp_path.iterdir())
 
 
 def test_a_deleted_working_folder_is_named(tmp_path):
@@ -119,8 +126,8 @@ def test_a_deleted_working_folder_is_named(tmp_path):
     gone.mkdir()
     code, said = in_a_child(["start", "--no-lab"], gone=gone)
     assert code == 2, said
-    assert said.endswith("error: argument folder: the current folder no longer exists: cd into "
-                         "one that does, or give FOLDER's whole path\n")
+    assert said.endswith("error: argument folder: the current folder no longer exists: give the "
+                         "folder's whole path\n")
 
 
 # -- the installed series ----------------------------------------------------------------------
