@@ -7,9 +7,11 @@ after an upgrade, replaces only the notebooks the learner never changed. It tell
 a manifest it keeps in the folder, ``.bpe-workshop.json``: the sha256 of each notebook as it was
 copied. A notebook whose bytes no longer have that hash is the learner's work: the release's newer
 version goes beside it as ``NAME.new.ipynb`` and the learner's stays as it is. A missing or
-unreadable manifest makes every differing notebook count as the learner's, so the worst case is
+damaged manifest makes every differing notebook count as the learner's, so the worst case is
 an extra ``.new`` file, never a lost edit. ``reset_notebook`` brings one notebook back to the
-release's and keeps the learner's as ``NAME.backup.ipynb``.
+release's and keeps the learner's as ``NAME.backup.ipynb``. Before any copy, the release's own
+notebooks are checked against ``series.sha256``, their hashes written when the wheel was built:
+a damaged install is named, with the line that reinstalls it.
 
 Left out: merging a learner's edits with a new release (the two files sit side by side).
 """
