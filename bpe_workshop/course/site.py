@@ -72,7 +72,7 @@ def register(subparsers) -> None:
                     "that step with no kernel, the instructor's guide, search, and Colab, "
                     "Binder and download links. Needs a clone and the [site] extra.",
         epilog="example: bpe-workshop site build/site --only 03 04   (open build/site/index.html)")
-    parser.add_argument("out", type=Path, help="the folder the site goes into")
+    parser.add_argument("out", type=Path, metavar="OUT", help="the folder the site goes into")
     parser.add_argument("--only", nargs="+", metavar="NN", help="only these notebooks (quicker)")
     parser.set_defaults(run=run)
 
