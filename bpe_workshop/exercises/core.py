@@ -21,6 +21,7 @@ import builtins
 import contextlib
 import copy
 import functools
+import io
 import os
 import pickle
 import random
@@ -32,8 +33,9 @@ from collections import Counter, OrderedDict, defaultdict
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
 
-from bpe_workshop.exercises.sandbox import MAX_PRINTED, Room, TimeUp, guarded, plain, safely  # noqa: F401
+from bpe_workshop.exercises.sandbox import Room, TimeUp, guarded, plain, safely  # noqa: F401
 
+MAX_PRINTED = 2000  # characters of the learner's own prints shown before the verdict
 MAX_SHOWN = 160  # characters of a repr or a message shown in a verdict before cutting it short
 TIME_LIMIT = 3.0  # seconds one call of the learner's function may take before it is stopped
 CHECK_LIMIT = 7.0  # seconds for a whole check: every call, every comparison, the verdict
@@ -214,9 +216,30 @@ def check(
     run = _Run(func=func, reference=reference, cases=cases, fixed=fixed, hint=hint, wrong=wrong,
                name=name, alone=alone, same=same or (lambda args, expected, got: expected == got),
                waiting=waiting, reveal=reveal, valid=valid or (lambda *args: True))
-    with Room(run, fork=ISOLATE) as run.room:  # forked before any expected value exists
+    with Room(run, printed=Printed(), fork=ISOLATE) as run.room:  # before any expected value
         result = run.verdict()
     return _print(out, run.room.printed.shown(), result)
+
+
+class Printed(io.StringIO):
+    """Stands for sys.stdout and sys.stderr while the learner's code runs: keeps what it prints,
+    up to MAX_PRINTED characters, and counts the rest."""
+
+    count = 0
+
+    def write(self, text: str) -> int:
+        super().write(text[: max(MAX_PRINTED - self.tell(), 0)])  # str only, like sys.stdout
+        self.count += len(text)
+        return len(text)
+
+    def close(self):  # what was printed before a learner's sys.stdout.close() is still shown
+        pass
+
+    def shown(self) -> str:
+        text, cut = self.getvalue(), self.count - self.tell()
+        text += f"\n... ({cut:,} more characters printed, not shown)" if cut else ""
+        return text if not text or text.endswith("\n") else text + "\n"  # the verdict on its line
+
 
 
 class _Run:

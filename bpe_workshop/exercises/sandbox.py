@@ -1,15 +1,13 @@
 """The sandbox: the one room where a learner's code runs, and the guard around it.
 
-A :class:`Room` runs the checker's few lines around each call of the answer in a child forked on
-Linux and macOS, in a temporary working directory and a process group of its own, and brings
-back their value with what the answer printed and the threads it left running. The child is
-forked before any expected value exists and sends bytes read as Python's own types and nothing
-else: whatever it does (``os._exit``, a call stuck in C, a grandchild holding the channel,
-deleting files, writing to every pipe, replacing the checker's functions), the kernel and the
-learner's folder are untouched and the checker decides the verdict from data. Elsewhere
-(Windows, ``fork=False``) the calls run in this process, their replies read the same way.
-:func:`guarded` is the time limit. Left out: code that catches ``BaseException`` and goes on
-looping in this process.
+A :class:`Room` runs the checker's lines around each call of the answer in a child forked on Linux
+and macOS, in a temporary working directory and a process group of its own, forked before any
+expected value exists; it sends back bytes read as Python's own types and nothing else. Whatever
+the answer does there (``os._exit``, a call stuck in C, a grandchild holding the channel, deleting
+files, writing to every pipe, replacing the checker's functions), the kernel and the learner's
+folder are untouched and the checker decides the verdict from data. Elsewhere (Windows,
+``fork=False``) the calls run in this process, their replies read the same way. :func:`guarded`
+is the time limit. Left out: code that catches ``BaseException`` and loops on in this process.
 """
 
 from __future__ import annotations
@@ -30,7 +28,6 @@ import types
 import warnings
 from collections.abc import Callable
 
-MAX_PRINTED = 2000  # characters of the learner's own prints shown before the verdict
 # what a reply may be built of: Python's own types, and the dicts whose == is dict's own
 PLAIN = {("builtins", kind.__name__) for kind in (int, float, complex, str, bytes, bytearray,
                                                   list, dict, set, frozenset, tuple, bool)}
@@ -118,26 +115,6 @@ def safely(work: Callable, *args, limit: float, failed: Callable[[BaseException]
         return failed(err)
 
 
-class Printed(io.StringIO):
-    """Stands for sys.stdout and sys.stderr while the learner's code runs: keeps what it prints,
-    up to MAX_PRINTED characters, and counts the rest."""
-
-    count = 0
-
-    def write(self, text: str) -> int:
-        super().write(text[: max(MAX_PRINTED - self.tell(), 0)])  # str only, like sys.stdout
-        self.count += len(text)
-        return len(text)
-
-    def close(self):  # what was printed before a learner's sys.stdout.close() is still shown
-        pass
-
-    def shown(self) -> str:
-        text, cut = self.getvalue(), self.count - self.tell()
-        text += f"\n... ({cut:,} more characters printed, not shown)" if cut else ""
-        return text if not text or text.endswith("\n") else text + "\n"  # the verdict on its line
-
-
 class _Plain(pickle.Unpickler):
     def find_class(self, module: str, name: str):
         if (module, name) in PLAIN:
@@ -154,22 +131,22 @@ def plain(data: bytes) -> object:
     return _Plain(io.BytesIO(data)).load()
 
 
-class Room:
+class Room(contextlib.AbstractContextManager):
     """Where the answer runs: :meth:`ask` calls ``getattr(target, name)(*args)`` in a child forked
-    here when ``fork`` (else in this process) and reads its value as plain data; ``printed`` keeps
-    the prints, ``threads`` names the threads the answer left running, ``lost`` says why the
-    child stopped replying: ``stuck`` (no reply in the time given: a call stuck in C) or
-    ``ended`` (the process ended, or sent what is not plain data). The child answers one request
-    after another until the room is closed, then ends with its process group; its temporary
-    working directory is removed.
+    here when ``fork`` (else in this process) and reads its value as plain data; ``printed`` (a
+    text stream) gets what is printed there, ``threads`` names the threads the answer left
+    running, ``lost`` says why the child stopped replying: ``stuck`` (no reply in the time given:
+    a call stuck in C) or ``ended`` (the process ended, or sent what is not plain data). The
+    child answers request after request until the room is closed, then ends with its process
+    group; its temporary working directory is removed.
 
-    >>> with Room([3, 1, 2], fork=True) as room:
+    >>> with Room([3, 1, 2], printed=io.StringIO(), fork=True) as room:
     ...     room.ask("index", 2, until=time.monotonic() + 5), room.lost
     (2, '')
     """
 
-    def __init__(self, target: object, *, fork: bool):
-        self.target, self.printed, self.pid, self.threads = target, Printed(), None, ()
+    def __init__(self, target: object, *, printed: io.StringIO, fork: bool):
+        self.target, self.printed, self.pid, self.threads = target, printed, None, ()
         self.before, self.lost = set(threading.enumerate()), ""
         if not fork:
             return
@@ -191,16 +168,16 @@ class Room:
                 os.setpgid(0, 0)  # its grandchildren end with it
                 os.chdir(self.folder)  # the files it writes or deletes are its own
                 while request := _received(there, None):
-                    name, args = pickle.loads(request)  # noqa: S301 - the checker's own request
-                    there.sendall(self._framed(name, args, child=True))
+                    try:
+                        reply = self._reply(*pickle.loads(request))  # noqa: S301 - the checker's
+                    except KeyboardInterrupt:
+                        reply = "interrupt"
+                    there.sendall(_framed(reply))
             finally:
                 os._exit(0)
         there.close()
         with contextlib.suppress(OSError):
             os.setpgid(self.pid, self.pid)
-
-    def __enter__(self) -> Room:
-        return self
 
     def __exit__(self, *exc) -> None:
         if self.pid:
@@ -214,52 +191,40 @@ class Room:
     def ask(self, name: str, *args, until: float) -> object:
         """``target.name(*args)``'s value, read as plain data; None, with ``lost`` set, if the
         child does not answer by ``until`` (or did not before)."""
+        data = b""
         if not self.pid:
-            data = self._framed(name, args, child=False)[8:]
-        elif self.lost:
-            return None
-        else:
-            data = b""
+            data = _framed(self._reply(name, args))[8:]
+        elif not self.lost:
             with contextlib.suppress(OSError):  # the time ran out, or the child has ended
-                request = pickle.dumps((name, args), protocol=5)
                 self.channel.settimeout(max(until - time.monotonic(), 1e-3))
-                self.channel.sendall(len(request).to_bytes(8, "little") + request)
+                self.channel.sendall(_framed((name, args)))
                 data = _received(self.channel, until)
-        try:
+        with contextlib.suppress(Exception):  # else bytes the answer wrote itself, or none
             reply = plain(data)
-        except Exception:  # noqa: BLE001 - bytes the answer wrote itself, or none
-            reply = None
-        if reply == "interrupt":
-            raise KeyboardInterrupt
-        if not (type(reply) is tuple and len(reply) == 4 and type(reply[1]) is str
-                and type(reply[2]) is int and type(reply[3]) is list
-                and all(type(name) is str for name in reply[3])):
-            self.lost = "stuck" if time.monotonic() >= until else "ended"
-            return None
-        value, text, count, self.threads = reply
-        self.printed.seek(0)
-        self.printed.truncate()
-        self.printed.write(text)
-        self.printed.count = count
-        return value
+            if reply == "interrupt":
+                raise KeyboardInterrupt
+            value, text, count, threads = reply
+            if type(text) is str and type(count) is int and all(type(t) is str for t in threads):
+                self.printed.seek(0)
+                self.printed.truncate()
+                self.printed.write(text)
+                self.printed.count, self.threads = count, tuple(threads)  # all it was given
+                return value
+        self.lost = self.lost or ("stuck" if time.monotonic() >= until else "ended")
+        return None
 
-    def _framed(self, name: str, args: tuple, *, child: bool) -> bytes:
-        """The value of ``target.name(*args)``, what has been printed and the threads left
-        running, pickled behind their length in 8 bytes; in the child, a KeyboardInterrupt is
-        sent as 'interrupt'."""
-        try:
-            with contextlib.redirect_stdout(self.printed), \
-                    contextlib.redirect_stderr(self.printed):
-                value = getattr(self.target, name)(*args)
-            threads = [str(t.name) for t in threading.enumerate()
-                       if t not in self.before and t.is_alive()]
-            data = pickle.dumps((value, self.printed.getvalue(), self.printed.count, threads),
-                                protocol=5)
-        except KeyboardInterrupt:
-            if not child:
-                raise
-            data = pickle.dumps("interrupt", protocol=5)
-        return len(data).to_bytes(8, "little") + data
+    def _reply(self, name: str, args: tuple) -> tuple:
+        """``target.name(*args)``, what has been printed, the threads left running."""
+        with contextlib.redirect_stdout(self.printed), contextlib.redirect_stderr(self.printed):
+            value = getattr(self.target, name)(*args)
+        return value, self.printed.getvalue(), getattr(self.printed, "count", 0), [
+            str(t.name) for t in threading.enumerate() if t not in self.before and t.is_alive()]
+
+
+def _framed(message: object) -> bytes:
+    """``message`` pickled behind its length in 8 bytes."""
+    data = pickle.dumps(message, protocol=5)
+    return len(data).to_bytes(8, "little") + data
 
 
 def _received(channel: socket.socket, until: float | None) -> bytes:
