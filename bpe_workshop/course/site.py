@@ -18,7 +18,7 @@ from pathlib import Path
 
 from bpe_workshop.check import DISTRIBUTION
 from bpe_workshop.files.corpora import SERIES_ROOT
-from bpe_workshop.widgets._common import READING_COPY
+from bpe_workshop.render.style import READING_COPY
 
 
 def repository() -> str:

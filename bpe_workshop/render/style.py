@@ -112,6 +112,10 @@ def view(body: str, include_css: bool = True) -> str:
     return f'<div class="bpe-view">{CSS if include_css else ""}{body}</div>'
 
 
+# Set while `bpe-workshop site` runs the notebooks: widgets then write their reading copy.
+READING_COPY = "BPE_WORKSHOP_READING_COPY"
+
+
 def frames_html(frames: list[str]) -> str:
     """A stepper's every frame in one block, for the reading copy to step through with no kernel.
 

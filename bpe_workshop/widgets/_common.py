@@ -14,12 +14,11 @@ from collections.abc import Sequence
 
 import ipywidgets as widgets
 
-from bpe_workshop.render.style import frames_html
+from bpe_workshop.render.style import READING_COPY, frames_html
 from bpe_workshop.render.tables import message_html
 
-# Set while `bpe-workshop site` runs the notebooks: a widget then also writes the HTML that
-# its page shows with no kernel; the site fills in the {colab} and {binder} addresses.
-READING_COPY = "BPE_WORKSHOP_READING_COPY"
+# While `bpe-workshop site` runs the notebooks (READING_COPY is set), a widget also writes the
+# HTML its page shows with no kernel; the site fills in the {colab} and {binder} addresses.
 NEEDS_KERNEL = ('<p class="bpe-needs-kernel">This widget needs a running Python: <a '
                 'href="{colab}">open in Colab</a> or <a href="{binder}">launch on Binder</a>.</p>')
 
