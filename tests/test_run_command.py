@@ -127,7 +127,9 @@ def test_a_venv_made_by_a_too_old_python_is_refused_with_the_way_out(tmp_path):
     shutil.copy(ROOT / "pyproject.toml", tmp_path)
     old = tmp_path / ".venv" / "bin" / "python"  # what `make ... PYTHON=python3.9` left behind
     old.parent.mkdir(parents=True)
-    old.write_text("#!/bin/sh\n[ \"$1\" = -V ] && echo 'Python 3.9.18' && exit 0\nexit 1\n")
+    old.write_text("#!/bin/sh\n[ \"$1\" = -V ] && echo 'Python 3.9.18' && exit 0\n"
+                   "[ \"$1 $2\" = '-m pip' ] && echo 'pip 23.0 (python 3.9)' && exit 0\n"  # it runs
+                   "exit 1\n")
     old.chmod(0o755)
     done = subprocess.run(["make", "--no-print-directory", ".venv/.installed"], cwd=tmp_path,
                           capture_output=True, text=True, timeout=60)
