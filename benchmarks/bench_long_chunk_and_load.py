@@ -24,8 +24,8 @@ from pathlib import Path
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from _harness import child_main, machine_line, measure, print_table, summary, timed  # noqa: E402
 
-CHARS = int(os.environ.get("BENCH_CHARS", 1_000_000))  # the long chunk: "ab" * (CHARS // 2)
-MODEL_MB = float(os.environ.get("BENCH_MODEL_MB", 4))
+CHARS = int(os.environ.get("BENCH_CHARS", 10_000_000))  # the long chunk: "ab" * (CHARS // 2)
+MODEL_MB = float(os.environ.get("BENCH_MODEL_MB", 8))
 
 
 def long_chunk(library: str) -> dict:
