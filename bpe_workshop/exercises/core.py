@@ -10,9 +10,9 @@ checker's own. It never raises and answers within CHECK_LIMIT seconds, whatever 
 code does (``sys.exit()``, a ``repr`` that never returns, a self-containing list, an endless loop,
 a replaced ``sys.stdout``); only ``KeyboardInterrupt`` passes. Each call of the answer runs in
 :mod:`sandbox` (a forked child on Linux and macOS, which also stops a long call inside C such as
-``sum(range(10**10))``); this module sees only the plain data it sends back, computes each
-expected value after the call, and decides the verdict. Answers must be Python's own types;
-threads left running are reported.
+``sum(range(10**10))``); this module sees only the plain data it sends back, computes every
+expected value after that process is forked, and decides the verdict. Answers must be Python's
+own types; threads left running are reported.
 """
 
 from __future__ import annotations
@@ -201,21 +201,10 @@ def check(
                f"{name}(x())")
         return _print(out, "", CheckResult(False, f"❌ expected a function, got {fix}."))
     cases = sorted((tuple(args) for args in inputs), key=lambda a: (len(repr(a)), repr(a)))
-    fixed = len(cases)
-    if generate:
-        rng, seen = random.Random(0), {repr(args) for args in cases}
-        for attempt in range(4 * GENERATED):  # a small size has few inputs: some come twice
-            if len(cases) == fixed + GENERATED:
-                break
-            args = tuple(generate(rng, min(1 + attempt * 8 // GENERATED, 9)))
-            if repr(args) not in seen:
-                seen.add(repr(args))
-                with contextlib.suppress(Exception):  # an input the reference refuses: skipped
-                    reference(*copy.deepcopy(args))
-                    cases.append(args)
-    run = _Run(func=func, reference=reference, cases=cases, fixed=fixed, hint=hint, wrong=wrong,
-               name=name, alone=alone, same=same or (lambda args, expected, got: expected == got),
-               waiting=waiting, reveal=reveal, valid=valid or (lambda *args: True))
+    run = _Run(func=func, reference=reference, cases=cases, fixed=len(cases), hint=hint,
+               wrong=wrong, name=name, alone=alone, generate=generate, waiting=waiting,
+               same=same or (lambda args, expected, got: expected == got), reveal=reveal,
+               valid=valid or (lambda *args: True))
     with Room(run, printed=Printed(), fork=ISOLATE) as run.room:  # before any expected value
         result = run.verdict()
     return _print(out, run.room.printed.shown(), result)
@@ -249,6 +238,19 @@ class _Run:
         self.__dict__.update(fields)  # check's arguments; cases: argument tuples, fixed first
 
     def verdict(self) -> CheckResult:
+        # subtle: the answer's process is forked by now, so expected values exist here only
+        self.expected = {}  # case index (or repr of a shrunk input) -> expected value
+        if self.generate:
+            rng, seen = random.Random(0), {repr(args) for args in self.cases}
+            for attempt in range(4 * GENERATED):  # a small size has few inputs: some come twice
+                if len(self.cases) == self.fixed + GENERATED:
+                    break
+                args = tuple(self.generate(rng, min(1 + attempt * 8 // GENERATED, 9)))
+                if repr(args) not in seen:
+                    seen.add(repr(args))
+                    with contextlib.suppress(Exception):  # an input the reference refuses
+                        self.expected[len(self.cases)] = self.reference(*copy.deepcopy(args))
+                        self.cases.append(args)
         self.deadline = time.monotonic() + CHECK_LIMIT
         reply = self.room.ask("_about", until=self.deadline + 1.5)
         self.name, why, self.names = "your function", "", ()
@@ -351,11 +353,14 @@ class _Run:
         is ok, wrong, raised, time, slow, stub, none, changed, stuck or ended; a comparison that
         fails or hangs counts as a wrong answer."""
         args = self.cases[case] if type(case) is int else case
+        key = case if type(case) is int else repr(args)
+        if key not in self.expected:  # a fixed case, or a shrunk input; made after the fork
+            self.expected[key] = self.reference(*copy.deepcopy(args))
+        expected = self.expected[key]
         room = self.deadline + 0.8 - time.monotonic()  # the child is stopped 1.5 s past it
-        reply = self.room.ask("_attempt", case, max(min(limit, room), 1e-3),
+        fixed = type(case) is int and case < self.fixed  # the child has those from the fork
+        reply = self.room.ask("_attempt", case if fixed else args, max(min(limit, room), 1e-3),
                               until=self.deadline + 1.5)
-        # subtle: only now, so that no frame or object of the answer's process held it
-        expected = self.reference(*copy.deepcopy(args))
         try:
             kind, got, trouble, note, changed = reply
             if kind == "returned":
