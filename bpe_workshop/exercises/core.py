@@ -230,7 +230,6 @@ class Printed(io.StringIO):
         return text if not text or text.endswith("\n") else text + "\n"  # the verdict on its line
 
 
-
 class _Run:
     """One check: the learner's calls, each in :mod:`sandbox`, and the verdict, made here."""
 
