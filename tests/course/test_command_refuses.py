@@ -35,6 +35,12 @@ NB04 = "04_byte_level_bpe.ipynb"
 def in_a_child(argv, *, user=None, file_size=None, gone=None) -> tuple[int, str]:
     """Run ``main(argv)`` in a forked process, as ``user``, with a file size limit, or in the
     folder ``gone`` removed after the child entered it: its exit status and its stderr."""
+    return ended(*forked(argv, user=user, file_size=file_size, gone=gone))
+
+
+def forked(argv, *, user=None, file_size=None, gone=None) -> tuple[int, int]:
+    """Start ``main(argv)`` in a forked child set up as :func:`in_a_child` says; its pid and the
+    pipe its stderr comes back on."""
     read, write = os.pipe()
     pid = os.fork()
     if pid == 0:  # the child: set up, run, send stderr back, never return into pytest
@@ -61,10 +67,14 @@ def in_a_child(argv, *, user=None, file_size=None, gone=None) -> tuple[int, str]
         finally:
             os._exit(code)
     os.close(write)
+    return pid, read
+
+
+def ended(pid: int, read: int) -> tuple[int, str]:
+    """A forked child's exit status and stderr, once it ends."""
     with os.fdopen(read, "rb") as pipe:
         said = pipe.read().decode()
-    _, status = os.waitpid(pid, 0)
-    return os.waitstatus_to_exitcode(status), said
+    return os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]), said
 
 
 def leftovers(folder: Path) -> list[str]:
@@ -259,18 +269,8 @@ def test_a_file_size_limit_is_named_and_leaves_no_partial_file(tmp_path):
 
 def test_36_starts_at_once_into_one_folder_all_succeed(tmp_path):
     course = tmp_path / "course"
-    children = []
-    for _ in range(36):
-        pid = os.fork()
-        if pid == 0:
-            code = 70
-            try:
-                code = main(["start", str(course), "--no-lab"])
-            finally:
-                os._exit(code)
-        children.append(pid)
-    codes = [os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]) for pid in children]
-    assert codes == [0] * 36
+    children = [forked(["start", str(course), "--no-lab"]) for _ in range(36)]
+    assert [ended(*child) for child in children] == [(0, "")] * 36
     assert leftovers(course) == []
     for name, release in release_files().items():
         assert (course / name).read_bytes() == release
