@@ -1,10 +1,9 @@
 """``bpe-workshop`` refuses what it cannot do, in one sentence that names the path and the way out.
 
-Each case runs the command as a learner meets it: the parser's refusals in this process, a
-problem of the file system (a pipe, a loop, no permission, an immutable folder, a size limit, a
-deleted working folder) in a forked child that sets it up for itself (as another user, with
-``ulimit -f``, in a folder that is gone). The child stops itself after a minute, so a command
-that hangs fails its test instead of stopping the run.
+Each case runs the command as a learner meets it, through ``main``: in this process, or in a
+forked child where the case needs the process itself set up (another user, ``ulimit -f``, a
+working folder deleted under it) or could hang (a pipe where a file belongs). The child stops
+itself after a minute, so a command that hangs fails its test instead of stopping the run.
 """
 
 from __future__ import annotations
