@@ -150,8 +150,11 @@ class Room(contextlib.AbstractContextManager):
         self.before, self.lost = set(threading.enumerate()), ""
         if not fork:
             return
-        self.folder, (self.channel, there) = tempfile.mkdtemp(prefix="bpe-check-"), \
-            socket.socketpair()
+        try:
+            self.channel, there = socket.socketpair()
+            self.folder = tempfile.mkdtemp(prefix="bpe-check-")
+        except OSError:  # no socket or folder to be had: the calls run in this process
+            return
         gc.freeze()  # the child's collector leaves the kernel's objects alone: fewer pages copied
         try:
             with warnings.catch_warnings():

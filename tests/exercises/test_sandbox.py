@@ -211,3 +211,12 @@ def test_in_a_thread_without_a_child_a_tracer_stops_an_endless_loop(monkeypatch)
     thread.start()
     thread.join(60)
     assert results and "did not finish: it was stopped after " in results[0].message
+
+
+def test_without_a_folder_for_the_room_the_check_still_gives_its_verdict(monkeypatch):
+    def no_folder(*args, **kwargs):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(tempfile, "mkdtemp", no_folder)
+    assert check_merge(merge).passed
+    assert check_merge(lambda ids, pair, new_id: list(ids)).message.startswith("❌ ")
