@@ -168,8 +168,8 @@ class ByteLevelBPE:
 
     @classmethod
     def load(cls, path: str | Path) -> ByteLevelBPE:
-        """Read a tokenizer written by :meth:`save`: the ``.model`` file, suffix optional. Its memory
-        is about 45 bytes per byte of file at the peak (``bench_long_chunk_and_load.py``)."""
+        """Read a tokenizer written by :meth:`save`: the ``.model`` file, suffix optional. Its
+        memory is about 45 bytes per byte of file at the peak (``bench_long_chunk_and_load.py``)."""
         kwargs = model_file.load_byte_level(path)
         try:
             return cls(**kwargs)
