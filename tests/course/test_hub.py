@@ -217,7 +217,8 @@ def test_an_attendee_cannot_read_or_change_anothers_files(room):
     ben_model = next((room.homes / ben / "models").glob("*.model"))
     for code in (f"open({str(ben_model)!r}).read()",
                  f"import os; os.listdir({str(room.homes / ben)!r})",
-                 f"open({str(room.homes / ben / 'mine.txt')!r}, 'w')"):
+                 f"open({str(room.homes / ben / 'mine.txt')!r}, 'w')",
+                 f"import os; os.listdir({str(room.homes / '.hub')!r})"):  # the passwords'
         cell = room.kernels[ada].run(code)
         assert (cell["status"], cell["ename"]) == ("error", "PermissionError"), code
     assert not (room.homes / ben / "mine.txt").exists()
@@ -300,6 +301,19 @@ def test_a_second_hub_on_the_same_homes_refuses_and_names_the_first(room):
     assert second.returncode == 1
     assert (f"another hub (process {room.hub.process.pid}) serves {room.homes}"
             in second.stderr)
+    assert requests.get(f"{room.hub.url}/hub/login", timeout=30).status_code == 200
+
+
+def test_the_workshop_password_is_on_no_processs_command_line(room):
+    command_lines = [" ".join(p.info["cmdline"] or []) for p in psutil.process_iter(["cmdline"])]
+    assert any("bpe_workshop hub" in line for line in command_lines)
+    assert not [line for line in command_lines if room.password in line]
+
+
+def test_the_hub_refuses_a_large_request_before_reading_it(room):
+    answer = requests.post(f"{room.hub.url}/hub/login", data=b"x" * (8 * 2**20), timeout=60,
+                           headers={"Content-Type": "application/x-www-form-urlencoded"})
+    assert answer.status_code >= 400  # the hub hung up after its 1 MB; the proxy says so
     assert requests.get(f"{room.hub.url}/hub/login", timeout=30).status_code == 200
 
 
