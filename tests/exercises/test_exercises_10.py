@@ -2,11 +2,13 @@
 renderers (one lets a user's ``<|end|>`` through as the control token, one drops it) and the
 hostile answers every checker must survive."""
 
+import ast
+
 import pytest
 from notebook_files import definitions, notebook_path
 from test_checkers_never_stop import HOSTILE
 
-from bpe_workshop.exercises import nb10
+from bpe_workshop.exercises import core, nb10
 from bpe_workshop.files.offline import get_encoding
 
 HARMONY = get_encoding("o200k_harmony")
@@ -64,8 +66,73 @@ def test_the_reference_keeps_user_text_out_of_the_special_tokens():
 
 @pytest.mark.parametrize("hostile", HOSTILE, ids=[h.__name__ for h in HOSTILE])
 def test_a_hostile_answer_gets_one_verdict(hostile, capsys, monkeypatch):
-    from bpe_workshop.exercises import core
     monkeypatch.setattr(core, "TIME_LIMIT", 0.1)
     result = nb10.check_chat_ids(hostile)
     assert not result.passed and result.message.startswith(("❌", "⏳"))
     assert capsys.readouterr().out == result.message + "\n"
+
+
+def solution(messages):
+    return definitions(notebook_path("10", solutions=True))["my_chat_ids"](messages)
+
+
+def role_through_allowed_special(messages):  # the learner's answer of issue 36's review
+    return [i for m in messages for i in (
+        HARMONY.encode(f"<|start|>{m['role']}<|message|>", allowed_special="all")
+        + HARMONY.encode_ordinary(m["content"]) + [HARMONY.encode_single_token("<|end|>")])]
+
+
+def test_a_role_is_plain_text_too(capsys):
+    result = nb10.check_chat_ids(role_through_allowed_special)
+    assert not result.passed and result.attempted
+    first = result.message.splitlines()[0]
+    assert "'role': 'user<|message|>'" in first or "'role': '<|end|>'" in first, first
+    assert "encode_ordinary" in result.message
+
+
+def without_the_last_end(messages):
+    return solution(messages)[:-1]
+
+
+def ending_with_endoftext(messages):
+    return [199999 if i == HARMONY.encode_single_token("<|end|>") else i
+            for i in solution(messages)]
+
+
+def stripping_contents(messages):
+    return solution([{**m, "content": m["content"].strip()} for m in messages])
+
+
+def skipping_empty_messages(messages):
+    return solution([m for m in messages if m["content"]])
+
+
+@pytest.mark.parametrize(("wrong", "named"), [
+    (without_the_last_end, "the last message needs its <|end|>"),
+    (ending_with_endoftext, "not <|endoftext|> (199999)"),
+    (stripping_contents, "no .strip()"),
+    (skipping_empty_messages, "do not skip it"),
+], ids=lambda x: getattr(x, "__name__", ""))
+def test_a_known_mistake_is_named(wrong, named, capsys):
+    result = nb10.check_chat_ids(wrong)
+    assert not result.passed and result.attempted
+    hint = result.message.splitlines()[-1]
+    assert hint.startswith("   hint: ") and named in hint, result.message
+    assert "first differ" not in hint  # the named mistake, not the general sentence
+
+
+def another_last_content(messages):  # wrong only in its last content, and only past the cut
+    ids = solution(messages)
+    return ids[:-2] + [ids[-2] + 1, ids[-1]] if len(repr(ids)) > core.MAX_SHOWN else ids
+
+
+def test_ids_that_differ_past_the_cut_are_told_apart(capsys):
+    result = nb10.check_chat_ids(another_last_content)
+    lines = result.message.splitlines()
+    expected, got = (line.split(":", 1)[1].strip() for line in lines[1:3])
+    assert lines[1].startswith("   expected:") and expected == got  # both cut short the same
+    messages = ast.literal_eval(lines[0].removeprefix("❌ another_last_content(")
+                                .removesuffix(") gave the wrong answer."))
+    ids = nb10.reference_chat_ids(messages)
+    assert f"first differ at index {len(ids) - 2} (expected {ids[-2:]}..., got " \
+        f"{[ids[-2] + 1, ids[-1]]}...)" in lines[-1], lines[-1]
