@@ -68,18 +68,19 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:  # `... | head -3` closed the pipe: stop quietly, as a filter does
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
-    except OSError as err:
+    except (OSError, ValueError) as err:  # failed (1), or a value of the command line refused (2)
         print(f"bpe-workshop {args.command}: {explain(err)}", file=sys.stderr)
-        return 1
+        return 1 if isinstance(err, OSError) else 2
 
 
-def explain(err: OSError) -> str:
-    """A file system error as one sentence: the path, what is wrong, what to do.
+def explain(err: OSError | ValueError) -> str:
+    """An error as one sentence: the path or the value, what is wrong, what to do.
 
     >>> explain(OSError(errno.ENOSPC, "No space left on device", "course/04.ipynb"))
     'no room to write course/04.ipynb (disk full, or ulimit -f): free some, or name another'
     """
-    if err.errno is None or not (path := err.filename2 or err.filename):  # a rename: its target
+    path = isinstance(err, OSError) and err.errno and (err.filename2 or err.filename)
+    if not path:  # a rename names its target, filename2
         return str(err)  # ours, already a sentence, or no path to name
     return PROBLEMS.get(err.errno, "{path}: {strerror}").format(path=path, strerror=err.strerror)
 
@@ -112,12 +113,8 @@ def port(text: str) -> int:
 
 
 def start(args) -> int:
-    try:
-        lines = (copy_series(args.folder) if args.reset is None
-                 else reset_notebook(args.folder, args.reset))
-    except ValueError as err:
-        print(f"bpe-workshop start: {err}", file=sys.stderr)
-        return 2
+    lines = (copy_series(args.folder) if args.reset is None
+             else reset_notebook(args.folder, args.reset))
     print("\n".join(lines), flush=True)
     if args.no_lab:
         return 0

@@ -75,24 +75,17 @@ def copy_series(folder: Path) -> list[str]:
     copied = _read_manifest(folder) or {}
     new, updated, beside = [], [], []
     for name, release in files.items():
-        target = folder / name
+        target, sha = folder / name, _sha(release)
         have = _sha(_read(target)) if target.exists() else None
-        if have == _sha(release):  # already this release's
-            copied[name] = have
-            continue
-        if have is None:
-            new.append(name)
-        elif have == copied.get(name):
-            updated.append(name)  # the learner never changed it: take the new release
-        elif copied.get(name) == _sha(release):
-            continue  # the learner's work, and the release has nothing newer
-        else:
-            # subtle: the learner's work; the manifest keeps the hash it was copied with, so
-            # a later run still knows it as theirs
+        if have != sha and have in (None, copied.get(name)):  # missing, or as it was copied:
+            (updated if have else new).append(name)  # the learner never changed it, take ours
+            _write(target, release)
+        elif have != sha != copied.get(name):  # the learner's work, and the release is newer
+            # subtle: the manifest keeps the hash it was copied with, so a later run still
+            # knows it as theirs
             beside.append(_write_beside(target, "new", release))
             continue
-        _write(target, release)
-        copied[name] = _sha(release)
+        copied[name] = sha  # as it is now, or the learner's and the release has nothing newer
     _write(folder / MANIFEST, json.dumps({"files": copied}, indent=1).encode())
     lines = []
     if new:

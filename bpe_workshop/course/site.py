@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import sys
 import tempfile
 from importlib.metadata import metadata
 from pathlib import Path
@@ -81,11 +80,8 @@ def run(args) -> int:
     try:
         out = build_site(args.out, args.only)
     except ImportError as err:  # Sphinx or myst-nb missing
-        print(f"bpe-workshop site: {err}; install the [site] extra: pip install -e '.[site]'",
-              file=sys.stderr)
-        return 1
-    except ValueError as err:
-        print(f"bpe-workshop site: {err}", file=sys.stderr)
-        return 1
+        raise OSError(f"{err}; install the [site] extra: pip install -e '.[site]'") from None
+    except ValueError as err:  # not a clone: the command fails (1), its line is right
+        raise OSError(str(err)) from None
     print(f"The site is in {out}: open {out / 'index.html'}")
     return 0

@@ -25,9 +25,8 @@ import tempfile
 from importlib import metadata
 from pathlib import Path
 
+from bpe_workshop.check import DISTRIBUTION
 from bpe_workshop.course.series import folder_argument
-
-DISTRIBUTION = "bpe-workshop"
 
 # README.txt in the kit: the lines for bash/zsh, PowerShell and cmd, with the kit's Python
 README = Path(__file__).with_name("kit_readme.txt")
@@ -54,49 +53,46 @@ def register(subparsers) -> None:
 
 def run(args) -> int:
     if args.wheel is not None and not args.wheel.is_file():
-        print(f"bpe-workshop wheelhouse: no wheel file {str(args.wheel)!r}; build one with "
-              "`python -m build --wheel` in a clone, or leave out --wheel", file=sys.stderr)
-        return 2
-    version = metadata.version(DISTRIBUTION)
+        raise ValueError(f"no wheel file {str(args.wheel)!r}; build one with `python -m build "
+                         "--wheel` in a clone, or leave out --wheel")
+    version, folder = metadata.version(DISTRIBUTION), args.folder
     course = str(args.wheel.absolute()) if args.wheel else f"{DISTRIBUTION}=={version}"
-    folder = args.folder
     folder.mkdir(parents=True, exist_ok=True)
-    here = f"this machine, Python {sys.version.split()[0]}"
     # This machine first, with `pip wheel`: it also builds a wheel for a dependency published
     # only as source (GPT-2's files come with `future`, pure Python), which every target reuses.
-    targets = [(here, [sys.executable, "-m", "pip", "wheel", "--wheel-dir"], course)]
-    targets += [(f"{platform or sys.platform}, Python {python or sys.version.split()[0]}",
-                 pip_download(platform, python, folder), course)
+    exact = sys.version.split()[0]  # this machine's Python, "3.11.2"
+    targets = [(f"this machine, Python {exact}", [sys.executable, "-m", "pip", "wheel",
+                                                  "--wheel-dir"])]
+    targets += [(f"{platform or sys.platform}, Python {python or exact}",
+                 pip_download(platform, python, folder))
                 for platform in args.platform or [None] for python in args.python or [None]
                 if platform or python]
-    sizes = []
-    for label, command, requirement in targets:
+    gathered = []  # "label: N wheels, X MB", said once every target has its wheels
+    for label, command in targets:
         print(f"Gathering the wheels for {label} ...", flush=True)
         with tempfile.TemporaryDirectory(dir=folder, prefix=".download-") as scratch:
-            if subprocess.run([*command, scratch, requirement]).returncode != 0:
-                print(f"bpe-workshop wheelhouse: pip could not gather every wheel for {label} "
-                      "(its message is above); try another --python, or check the network",
-                      file=sys.stderr)
-                return 1
+            if subprocess.run([*command, scratch, course]).returncode != 0:
+                raise OSError(f"pip could not gather every wheel for {label} (its message is "
+                              "above); try another --python, or check the network")
             wheels = sorted(Path(scratch).glob("*.whl"))
-            sizes.append((label, len(wheels), sum(wheel.stat().st_size for wheel in wheels)))
+            size = sum(wheel.stat().st_size for wheel in wheels) / 2**20
+            gathered.append(f"{label}: {len(wheels)} wheels, {size:.1f} MB")
             for wheel in wheels:
                 if not (folder / wheel.name).exists():
                     shutil.move(wheel, folder / wheel.name)
     # pip chose this machine's wheels for its exact Python (a wheel may need 3.11.5 or later);
     # a --python X.Y target holds wheels that every X.Y takes
     here = f"{sys.version_info[0]}.{sys.version_info[1]}"
-    pythons = dict.fromkeys([here if here in args.python else
-                             f"{sys.version.split()[0]} or a later {here}", *args.python])
+    pythons = dict.fromkeys([here if here in args.python else f"{exact} or a later {here}",
+                             *args.python])
     (folder / "README.txt").write_text(README.read_text(encoding="utf-8").format(
         version=version, pythons=" or ".join(pythons), python=(args.python or [here])[0],
-        targets="\n".join(f"- {label}" for label, _, _ in sizes)), encoding="utf-8")
-    for label, count, size in sizes:
-        print(f"{label}: {count} wheels, {size / 2**20:.1f} MB")
+        targets="\n".join(f"- {label}" for label, _ in targets)), encoding="utf-8")
     every = sorted(folder.glob("*.whl"))
-    total = sum(wheel.stat().st_size for wheel in every)
-    print(f"{folder}: {len(every)} wheels, {total / 2**20:.1f} MB in all; README.txt says how "
-          "to install from it.")
+    total = sum(wheel.stat().st_size for wheel in every) / 2**20
+    print("\n".join(gathered))
+    print(f"{folder}: {len(every)} wheels, {total:.1f} MB in all; README.txt says how to "
+          "install from it.")
     return 0
 
 
