@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import itertools
 import json
 import os
 from pathlib import Path
@@ -94,9 +95,8 @@ def copy_series(folder: Path) -> list[str]:
                      f"{folder}.")
     if updated:
         lines.append(f"Updated, since you had not changed them: {', '.join(updated)}.")
-    for path in beside:
-        lines.append(f"{path.name}: this release's version of a notebook you changed, beside "
-                     "yours (yours is untouched).")
+    lines += [f"{path.name}: this release's version of a notebook you changed, beside yours "
+              "(yours is untouched)." for path in beside]
     return lines or [f"The series in {folder} is up to date."]
 
 
@@ -149,13 +149,12 @@ def _read(path: Path) -> bytes:
 def _write_beside(target: Path, tag: str, data: bytes) -> Path:
     """Write ``data`` as ``NAME.<tag>.ipynb`` beside ``target`` (``NAME.<tag>-2.ipynb`` and so
     on when that name holds something else) and return the path."""
-    stem, number = target.name.removesuffix(".ipynb"), 1
-    while True:
+    stem = target.name.removesuffix(".ipynb")
+    for number in itertools.count(1):
         path = target.with_name(f"{stem}.{tag}{'' if number == 1 else f'-{number}'}.ipynb")
         if not path.exists() or _read(path) == data:
             _write(path, data)
             return path
-        number += 1
 
 
 def _write(path: Path, data: bytes) -> None:
