@@ -60,7 +60,7 @@ def run(args) -> int:
     folder.mkdir(parents=True, exist_ok=True)
     # This machine first, with `pip wheel`: it also builds a wheel for a dependency published
     # only as source (GPT-2's files come with `future`, pure Python), which every target reuses.
-    exact = sys.version.split()[0]  # this machine's Python, "3.11.2"
+    exact, here = sys.version.split()[0], "{}.{}".format(*sys.version_info)  # "3.11.2", "3.11"
     targets = [(f"this machine, Python {exact}", [sys.executable, "-m", "pip", "wheel",
                                                   "--wheel-dir"])]
     targets += [(f"{platform or sys.platform}, Python {python or exact}",
@@ -82,7 +82,6 @@ def run(args) -> int:
                     shutil.move(wheel, folder / wheel.name)
     # pip chose this machine's wheels for its exact Python (a wheel may need 3.11.5 or later);
     # a --python X.Y target holds wheels that every X.Y takes
-    here = f"{sys.version_info[0]}.{sys.version_info[1]}"
     pythons = dict.fromkeys([here if here in args.python else f"{exact} or a later {here}",
                              *args.python])
     (folder / "README.txt").write_text(README.read_text(encoding="utf-8").format(
