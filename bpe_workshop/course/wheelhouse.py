@@ -58,9 +58,9 @@ def run(args) -> int:
     version, folder = metadata.version(DISTRIBUTION), args.folder
     course = str(args.wheel.absolute()) if args.wheel else f"{DISTRIBUTION}=={version}"
     folder.mkdir(parents=True, exist_ok=True)
+    exact, here = sys.version.split()[0], "{}.{}".format(*sys.version_info)  # "3.11.2", "3.11"
     # This machine first, with `pip wheel`: it also builds a wheel for a dependency published
     # only as source (GPT-2's files come with `future`, pure Python), which every target reuses.
-    exact, here = sys.version.split()[0], "{}.{}".format(*sys.version_info)  # "3.11.2", "3.11"
     targets = [(f"this machine, Python {exact}", [sys.executable, "-m", "pip", "wheel",
                                                   "--wheel-dir"])]
     targets += [(f"{platform or sys.platform}, Python {python or exact}",
