@@ -1,4 +1,4 @@
-"""What every widget here shares: display, the one way to show a problem, a text box.
+"""What every widget here shares: display, the one way to show a problem, a text box, play.
 
 A widget is a small class holding ipywidgets controls; ``.widget`` is its box, and the object
 displays as that box. Callbacks write ``render``'s HTML to an ``HTML`` widget's ``value``, so
@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import functools
 import os
-from collections.abc import Sequence
 
 import ipywidgets as widgets
 
 from bpe_workshop.render.style import READING_COPY, frames_html
 from bpe_workshop.render.tables import message_html
+from bpe_workshop.validation import require_int
 
 # While `bpe-workshop site` runs the notebooks (READING_COPY is set), a widget also writes the
 # HTML its page shows with no kernel; the site fills in the {colab} and {binder} addresses.
@@ -24,9 +24,14 @@ NEEDS_KERNEL = ('<p class="bpe-needs-kernel">This widget needs a running Python:
 
 
 class WidgetView:
-    """Base for the widgets: ``.widget`` is the box; the object displays as that box."""
+    """Base for the widgets: ``.widget`` is the box; the object displays as that box.
+
+    ``parts`` names the ``HTML`` widgets that show the result, in order: ``value`` joins them,
+    and :func:`shows_errors` writes a problem into the first and empties the others.
+    """
 
     widget: widgets.Widget
+    parts = ("output",)
     stepped_on_site = False  # a stepper: the reading copy steps through its slider's values
 
     def _repr_mimebundle_(self, **kwargs):
@@ -37,14 +42,14 @@ class WidgetView:
 
     @property
     def value(self) -> str:
-        """The HTML shown, ``output``'s (a widget with several parts joins theirs)."""
-        return self.output.value
+        """The HTML shown: the ``parts`` joined."""
+        return "".join(getattr(self, name).value for name in self.parts)
 
     def reading_copy(self) -> str:
         """The HTML a page shows with no kernel: a stepper's every step, made now; any other
         widget's first state and where to get a kernel."""
         if not self.stepped_on_site:
-            return getattr(self, "value", "") + NEEDS_KERNEL
+            return self.value + NEEDS_KERNEL
         start, frames = self.slider.value, []
         for step in range(self.slider.max + 1):
             self.slider.value = step
@@ -56,27 +61,39 @@ class WidgetView:
         return f"<{type(self).__name__}: display it in a notebook, or use .widget>"
 
 
-def shows_errors(target_attr: str, clear: Sequence[str] = ()):
+def shows_errors(method):
     """Decorate a method that computes what to show: an error becomes a message on screen.
 
-    The message goes to the ``HTML`` widget ``target_attr``, the ones in ``clear`` are emptied.
-    A ``ValueError``/``TypeError`` shows its own sentence; anything else also its type.
+    The message goes to the first of the widget's ``parts``, the others are emptied. A
+    ``ValueError``/``TypeError`` shows its own sentence; anything else also its type.
     """
-    def decorate(method):
-        @functools.wraps(method)
-        def wrapper(self, *args, **kwargs):
-            try:
-                return method(self, *args, **kwargs)
-            except (ValueError, TypeError) as err:
-                message = str(err)
-            except Exception as err:  # any other failure: still a message, not a dead widget
-                message = f"Something went wrong: {type(err).__name__}: {err}"
-            getattr(self, target_attr).value = message_html(message)
-            for name in clear:
-                getattr(self, name).value = ""
-            return None
-        return wrapper
-    return decorate
+    @functools.wraps(method)
+    def wrapper(self, *args, **kwargs):
+        try:
+            return method(self, *args, **kwargs)
+        except (ValueError, TypeError) as err:
+            message = str(err)
+        except Exception as err:  # any other failure: still a message, not a dead widget
+            message = f"Something went wrong: {type(err).__name__}: {err}"
+        first, *others = self.parts
+        getattr(self, first).value = message_html(message)
+        for name in others:
+            getattr(self, name).value = ""
+        return None
+    return wrapper
+
+
+def play_button(slider: widgets.IntSlider, interval_ms: int) -> widgets.Play:
+    """A play/pause button that moves ``slider`` one step every ``interval_ms`` to its max."""
+    play = widgets.Play(min=0, max=slider.max, interval=require_int(
+        interval_ms, "interval_ms", minimum=1, example=500), description="play",
+        show_repeat=False, layout=widgets.Layout(width="auto"))
+    # subtle: the Play widget's own stop button (■) jumps back to step 0; the stylesheet hides
+    # it for this class (the merge stepper's reset button does that job under its own name).
+    play.add_class("bpe-play")
+    widgets.jslink((play, "value"), (slider, "value"))  # in the browser, with no round trip
+    widgets.dlink((slider, "max"), (play, "max"))
+    return play
 
 
 def text_area(value: str, rows: int = 4, placeholder: str = "Type some text") -> widgets.Textarea:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import ipywidgets as widgets
 
 from bpe_workshop.algorithm.unigram import Unigram
-from bpe_workshop.render.tables import lattice_html, message_html
+from bpe_workshop.render.tables import lattice_html
 from bpe_workshop.validation import require_str
 from bpe_workshop.widgets._common import WidgetView, shows_errors
 
@@ -59,14 +59,12 @@ class _LatticeExplorer(WidgetView):
             self.unigram = Unigram(list(scores.items()))
             self.render()
 
-    @shows_errors("output")
+    @shows_errors
     def render(self) -> None:
-        text = self.text.value
+        text, self.best = self.text.value, []
         if not text or len(text) > MAX_CHARS:
-            self.best = []
-            self.output.value = message_html(
-                f"Type a word or two (at most {MAX_CHARS} characters) to see its lattice.")
-            return
+            raise ValueError(f"Type a word or two (at most {MAX_CHARS} characters) to see its "
+                             "lattice.")
         self.best = self.unigram.tokenize(text)
         self.output.value = lattice_html(self.unigram, text)
 

@@ -23,7 +23,7 @@ from bpe_workshop.render.tables import message_html, pair_counts_html, token_chi
 from bpe_workshop.render.tokens import tokens_html
 from bpe_workshop.tokenizers.byte_level import ByteLevelBPE
 from bpe_workshop.validation import describe, require_int, require_str
-from bpe_workshop.widgets._common import WidgetView, shows_errors
+from bpe_workshop.widgets._common import WidgetView, play_button, shows_errors
 
 WINDOW_BYTES = 1500  # bytes of the passage drawn as coloured tokens (all of it is counted)
 CACHE_STEPS = 64  # rendered steps kept
@@ -39,6 +39,7 @@ class _MergeStepper(WidgetView):
     ``pair_counts_at(step)``, ``num_steps``, ``pause()``, ``reset()``.
     """
 
+    parts = ("info", "tokens", "pairs")
     stepped_on_site = True
 
     def __init__(self, text: str, vocab_size: int = 512, pattern: str | None = "gpt4",
@@ -48,7 +49,6 @@ class _MergeStepper(WidgetView):
         self.window_bytes = require_int(window_bytes, "window_bytes", minimum=1,
                                         example=WINDOW_BYTES)
         self.top = require_int(top, "top", minimum=1, example=10)
-        require_int(interval_ms, "interval_ms", minimum=1, example=400)
         if tokenizer is not None and not isinstance(tokenizer, ByteLevelBPE):
             raise TypeError(f"tokenizer must be a ByteLevelBPE or None, got {describe(tokenizer)}"
                             "; pass e.g. tokenizer=ByteLevelBPE.train(text, 512)")
@@ -56,13 +56,7 @@ class _MergeStepper(WidgetView):
         self.slider = widgets.IntSlider(value=0, min=0, max=0, description="merges",
                                         continuous_update=True,
                                         layout=widgets.Layout(flex="1 1 16em", min_width="10em"))
-        # subtle: the Play widget's own stop button (■) jumps back to step 0; the stylesheet
-        # hides it for this class, and reset_button does that job under its own name.
-        self.play = widgets.Play(value=0, min=0, max=0, step=1, interval=interval_ms,
-                                 description="play", show_repeat=False,
-                                 layout=widgets.Layout(width="auto"))
-        self.play.add_class("bpe-play")
-        widgets.jslink((self.play, "value"), (self.slider, "value"))
+        self.play = play_button(self.slider, interval_ms)
         self.back_button = widgets.Button(description="◀", tooltip="one merge back",
                                           layout=widgets.Layout(width="auto"))
         self.next_button = widgets.Button(description="▶", tooltip="one merge forward",
@@ -98,7 +92,7 @@ class _MergeStepper(WidgetView):
 
     def reset(self) -> None:
         """Stop playing and go back to step 0."""
-        self.play.playing = False
+        self.pause()
         self.play.value = 0
         self.slider.value = 0
 
@@ -108,15 +102,14 @@ class _MergeStepper(WidgetView):
 
     # ----- precomputation ----------------------------------------------------------------
 
-    @shows_errors("info", clear=("tokens", "pairs"))
-    def _prepare(self, vocab_size, pattern, tokenizer) -> None:
+    @shows_errors
+    def _prepare(self, vocab_size, pattern, tok) -> None:
         if not self.text:
             raise ValueError("The passage is empty: pass some text to train on and step through.")
-        if tokenizer is None:
+        if tok is None:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")  # stop_message is shown on screen instead
-                tokenizer = ByteLevelBPE.train(self.text, vocab_size, pattern=pattern)
-        tok = tokenizer
+                tok = ByteLevelBPE.train(self.text, vocab_size, pattern=pattern)
         self.num_steps = len(tok.merges)
         # step_of[id] = the merge step (1-based) that made id; split_of[id] = its pair
         self.new_ids = list(tok.merges.values())  # new_ids[k - 1] = the id merge k made
@@ -134,9 +127,7 @@ class _MergeStepper(WidgetView):
             self.chunk_count[k] += 1
         self.n_bytes = sum(len(b) for b in self.chunk_bytes)
         self.tokenizer = tok
-        with self.slider.hold_trait_notifications():
-            self.slider.max = self.num_steps
-            self.play.max = self.num_steps
+        self.slider.max = self.num_steps  # the play button follows
 
     def ids_at(self, step: int) -> list[list[int]]:
         """The passage's ids per chunk, in text order, after the first ``step`` merges.
@@ -149,24 +140,21 @@ class _MergeStepper(WidgetView):
         return [list(distinct[k]) for k in self.chunk_index]
 
     def _distinct_at(self, step: int) -> list[list[int]]:
-        """ids of each distinct chunk after ``step`` merges."""
-        return [self._expand(ids, step) for ids in self.final_ids]
-
-    def _expand(self, ids: list[int], step: int) -> list[int]:
-        """Split every id made after ``step`` back into its pair, recursively."""
-        step_of, split_of = self.step_of, self.split_of
-        out = []
-        stack = list(reversed(ids))
-        while stack:
-            i = stack.pop()
-            # subtle: ids made at or before `step` stay; later ones open up into their pair
-            if step_of.get(i, 0) <= step:
-                out.append(i)
-            else:
-                left, right = split_of[i]
-                stack.append(right)
-                stack.append(left)
-        return out
+        """ids of each distinct chunk after ``step`` merges: every id made later is split back
+        into its pair, recursively."""
+        step_of, split_of, distinct = self.step_of, self.split_of, []
+        for ids in self.final_ids:
+            out, stack = [], list(reversed(ids))
+            while stack:
+                i = stack.pop()
+                # subtle: ids made at or before `step` stay; later ones open up into their pair
+                if step_of.get(i, 0) <= step:
+                    out.append(i)
+                else:
+                    left, right = split_of[i]
+                    stack += (right, left)  # left on top: it comes out first
+            distinct.append(out)
+        return distinct
 
     def pair_counts_at(self, step: int, distinct: list[list[int]] | None = None) -> dict:
         """Pair counts over the passage's chunks after ``step`` merges (as training counts)."""
@@ -191,11 +179,7 @@ class _MergeStepper(WidgetView):
 
     # ----- rendering ---------------------------------------------------------------------
 
-    @property
-    def value(self) -> str:
-        return self.info.value + self.tokens.value + self.pairs.value
-
-    @shows_errors("info", clear=("tokens", "pairs"))
+    @shows_errors
     def show(self, step: int) -> None:
         """Render ``step`` into the three HTML widgets (cached)."""
         if self.tokenizer is None:

@@ -18,7 +18,7 @@ import ipywidgets as widgets
 from bpe_workshop.files.offline import get_encoding
 from bpe_workshop.render.labels import symbol_label
 from bpe_workshop.render.style import view
-from bpe_workshop.render.tables import merge_tree, merge_tree_html, message_html
+from bpe_workshop.render.tables import merge_tree, merge_tree_html
 from bpe_workshop.render.tokens import DEFAULT_MAX_TOKENS, tokens_html
 from bpe_workshop.token_text import counted
 from bpe_workshop.tokenizers.byte_level import ByteLevelBPE
@@ -29,19 +29,11 @@ DEFAULT_TEXT = "Hello world! 你好,我是池邦豪! 👋\n    if x:\n        re
 MAX_IDS_SHOWN = 300  # ids listed under the tokens; the coloured view has its own window
 
 
-def _check_encoder(name: str, encoder: object) -> None:
-    if not (hasattr(encoder, "decode_single_token_bytes") or hasattr(encoder, "token_bytes")):
-        raise TypeError(
-            f"cannot show tokens of {describe(encoder)} (extra[{name!r}]): pass a ByteLevelBPE "
-            "or a tiktoken Encoding, e.g. extra={'mine': tok}")
-
-
-def _encode(encoder, text: str, allowed_special, window: int) -> tuple[list[int], list[bytes]]:
-    """All ids, and the bytes of the first ``window`` of them, from tiktoken or ByteLevelBPE."""
-    ids = list(encoder.encode(text, allowed_special=allowed_special))
-    if hasattr(encoder, "decode_single_token_bytes"):  # tiktoken.Encoding
-        return ids, [encoder.decode_single_token_bytes(i) for i in ids[:window]]
-    return ids, encoder.token_bytes(ids[:window])  # ByteLevelBPE
+def _columns_html(columns: Mapping[str, str]) -> str:
+    """Side by side, one column per heading (plain text) over its body (HTML)."""
+    return view('<div class="bpe-columns">' + "".join(
+        f'<div class="bpe-column"><div class="bpe-heading">{html.escape(heading)}</div>{body}'
+        "</div>" for heading, body in columns.items()) + "</div>")
 
 
 class _TokenPlayground(WidgetView):
@@ -61,7 +53,11 @@ class _TokenPlayground(WidgetView):
             encodings = (encodings,)
         extra = dict(extra or {})
         for name, encoder in extra.items():
-            _check_encoder(name, encoder)
+            if not (hasattr(encoder, "decode_single_token_bytes")  # tiktoken.Encoding
+                    or hasattr(encoder, "token_bytes")):  # ByteLevelBPE
+                raise TypeError(f"cannot show tokens of {describe(encoder)} (extra[{name!r}]): "
+                                "pass a ByteLevelBPE or a tiktoken Encoding, "
+                                "e.g. extra={'mine': tok}")
         self.allowed_special = allowed_special
         self.max_tokens = require_int(max_tokens, "max_tokens", minimum=1,
                                       example=DEFAULT_MAX_TOKENS)
@@ -85,18 +81,20 @@ class _TokenPlayground(WidgetView):
             control.observe(lambda change: self.update(), names="value")
         self.update()
 
-    def _encoder(self, name: str):
-        if name not in self._encoders:
-            self._encoders[name] = get_encoding(name)
-        return self._encoders[name]
-
     def _column(self, name: str, text: str) -> str:
+        """One encoding's tokens of ``text``: counts, the coloured tokens, the ids."""
         try:
-            ids, token_bytes = _encode(self._encoder(name), text, self.allowed_special,
-                                       self.max_tokens)
+            if name not in self._encoders:
+                self._encoders[name] = get_encoding(name)
+            encoder = self._encoders[name]
+            ids = list(encoder.encode(text, allowed_special=self.allowed_special))
         except (ValueError, TypeError) as err:
             raise type(err)(f"{name}: {err}") from None  # which column could not be shown
         self.results[name] = ids
+        window = ids[:self.max_tokens]
+        token_bytes = ([encoder.decode_single_token_bytes(i) for i in window]  # tiktoken
+                       if hasattr(encoder, "decode_single_token_bytes")
+                       else encoder.token_bytes(window))  # ByteLevelBPE
         n_bytes = len(text.encode("utf-8", errors="surrogatepass"))
         counts = (f'<div class="bpe-summary"><b>{counted(len(ids), "token")}</b> · '
                   f'{counted(n_bytes, "byte")} · {counted(len(text), "character")}</div>')
@@ -109,23 +107,19 @@ class _TokenPlayground(WidgetView):
                    f'[{", ".join(map(str, shown))}{more}]</div>')
         return counts + body + id_list
 
-    @shows_errors("output")
+    @shows_errors
     def update(self) -> None:
         """Re-render every ticked encoding for the current text."""
         text = self.text.value
-        self.results = {}
         chosen = [name for name, box in self.checkboxes.items() if box.value]
+        self.results = {}  # filled by _column
         if not chosen:
-            self.output.value = message_html("Tick at least one encoding to see its tokens.")
-            return
+            raise ValueError("Tick at least one encoding to see its tokens.")
         if not text:
             self.results = {name: [] for name in chosen}
-            self.output.value = message_html(
+            raise ValueError(
                 "The text is empty: type something above to see how each encoding splits it.")
-            return
-        columns = [f'<div class="bpe-column"><div class="bpe-heading">{html.escape(name)}</div>'
-                   f"{self._column(name, text)}</div>" for name in chosen]
-        self.output.value = view(f'<div class="bpe-columns">{"".join(columns)}</div>')
+        self.output.value = _columns_html({name: self._column(name, text) for name in chosen})
 
 
 def token_playground(text: str = DEFAULT_TEXT,
@@ -175,19 +169,17 @@ class _MergeTreeExplorer(WidgetView):
         self.tokens.options = [(symbol_label(t), i) for i, t in enumerate(self._cut[:MAX_BUTTONS])]
         self.tokens.value = 0 if self._cut else None  # shows the first tree
 
-    @shows_errors("output")
+    @shows_errors
     def show(self, chosen: bytes | None) -> None:
         """Each encoding's tokens of ``chosen`` and the tree of each, side by side."""
         if not chosen:
-            self.output.value = message_html("Type a text, then click one of its tokens.")
-            return
-        self.chosen, columns = chosen, []
+            raise ValueError("Type a text, then click one of its tokens.")
+        self.chosen, columns = chosen, {}
         for name, tok in self.tokenizers.items():
             ids = tok.encode_chunk(chosen)
-            trees = "".join(merge_tree_html(merge_tree(tok, i), False) for i in ids)
-            columns.append(f'<div class="bpe-column"><div class="bpe-heading">{html.escape(name)}'
-                           f': {counted(len(ids), "token")}</div>{trees}</div>')
-        self.output.value = view(f'<div class="bpe-columns">{"".join(columns)}</div>')
+            columns[f'{name}: {counted(len(ids), "token")}'] = "".join(
+                merge_tree_html(merge_tree(tok, i), False) for i in ids)
+        self.output.value = _columns_html(columns)
 
 
 def merge_tree_explorer(text: str = "The tokenizer runs on Kubernetes",

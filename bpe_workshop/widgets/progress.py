@@ -29,13 +29,6 @@ from bpe_workshop.widgets._common import WidgetView
 
 MODES = ("auto", "widget", "text")
 
-
-def in_jupyter() -> bool:
-    """True inside a Jupyter kernel (where widgets can be shown)."""
-    shell = get_ipython()
-    return shell is not None and type(shell).__name__ == "ZMQInteractiveShell"
-
-
 class _TrainingProgress(WidgetView):
     """A callable ``progress(step, total, record)`` showing a bar (or a text line).
 
@@ -43,6 +36,8 @@ class _TrainingProgress(WidgetView):
     ``message`` (HTML: why training stopped, in full), ``mode`` ("widget" or "text"),
     ``redraws`` (how many times it drew), ``step`` and ``total`` (last call), ``finished``.
     """
+
+    parts = ()  # on the site: only the line saying it needs a kernel
 
     def __init__(self, total: int | None = None, *, description: str = "merges",
                  mode: str = "auto", updates: int = 50, stream: TextIO | None = None,
@@ -52,7 +47,8 @@ class _TrainingProgress(WidgetView):
         if total is not None:
             require_int(total, "total", minimum=0, example=256)
         self.updates = require_int(updates, "updates", minimum=1, example=50)
-        self.mode = ("widget" if in_jupyter() else "text") if mode == "auto" else mode
+        in_jupyter = type(get_ipython()).__name__ == "ZMQInteractiveShell"  # a kernel, not a shell
+        self.mode = ("widget" if in_jupyter else "text") if mode == "auto" else mode
         self.total = total or 0
         self.step = 0
         self.redraws = 0
@@ -77,9 +73,12 @@ class _TrainingProgress(WidgetView):
         if step % stride == 0 or step >= total:
             self._draw(record)
 
-    def _write(self, text: str, end: str = "") -> None:
+    def _write(self, text: str, end: str = "", below: str | None = None) -> None:
+        """Rewrite the text line in place; ``below``, if given, is written under it."""
         stream = self.stream if self.stream is not None else sys.stdout
         stream.write(f"\r{self.bar.description}: {text}{end}")
+        if below:
+            stream.write(below + "\n")
         stream.flush()
 
     def _draw(self, record) -> None:
@@ -114,9 +113,7 @@ class _TrainingProgress(WidgetView):
                 self.message.value = message_html(new_message)
         else:
             if not self.finished or new_message:
-                self._write(counter, "\n")
-            if new_message:
-                (self.stream if self.stream is not None else sys.stdout).write(new_message + "\n")
+                self._write(counter, "\n", below=new_message)
         if new_message:
             self._shown_message = new_message
         self.finished = True

@@ -70,32 +70,27 @@ class _SplitExplorer(WidgetView):
         """The regex in use."""
         return self.custom.value if self.dropdown.value == CUSTOM else self.dropdown.value
 
-    @shows_errors("output")
+    @shows_errors
     def update(self) -> None:
         text, pattern = self.text.value, self.pattern
         self.chunks = []
-        shown = (f'<div class="bpe-note">pattern: <code class="bpe-mono">'
-                 f"{html.escape(pattern)}</code></div>")
         if self.dropdown.value == CUSTOM and not pattern:
-            self.output.value = message_html("Type a regular expression in the custom box.")
-            return
+            raise ValueError("Type a regular expression in the custom box.")
         try:
             compile_pattern(pattern)
         except ValueError as err:
-            self.output.value = message_html(f"Invalid regular expression: {err}")
-            return
+            raise ValueError(f"Invalid regular expression: {err}") from None
         if not text:
-            self.output.value = message_html("The text is empty: type something to split.")
-            return
+            raise ValueError("The text is empty: type something to split.")
         deadline = Deadline.for_text(text)  # the split and the check for gaps share one budget
         found = split_text(text, pattern, deadline)  # a stuck regex raises, shown on screen
         chunks = [chunk for chunk in found if chunk]
         if not chunks:
-            self.output.value = message_html(
-                "The pattern matches nothing in this text, so there are no chunks "
-                "(and BPE would see no text at all). Try another pattern.")
-            return
+            raise ValueError("The pattern matches nothing in this text, so there are no chunks "
+                             "(and BPE would see no text at all). Try another pattern.")
         self.chunks = chunks
+        shown = (f'<div class="bpe-note">pattern: <code class="bpe-mono">'
+                 f"{html.escape(pattern)}</code></div>")
         notes = []
         covered = sum(len(c) for c in chunks)
         if covered < len(text):

@@ -9,7 +9,7 @@ from __future__ import annotations
 import ipywidgets as widgets
 
 from bpe_workshop.render.plots import encoding_lengths_figure, figure_to_html
-from bpe_workshop.render.tables import encoded_bytes_html, message_html, utf8_table_html
+from bpe_workshop.render.tables import encoded_bytes_html, utf8_table_html
 from bpe_workshop.validation import require_int, require_str
 from bpe_workshop.widgets._common import WidgetView, shows_errors, text_area
 
@@ -24,6 +24,8 @@ class _Utf8Explorer(WidgetView):
     ``value`` (both HTML strings joined).
     """
 
+    parts = ("table", "chart")
+
     def __init__(self, text: str = DEFAULT_TEXT, *, max_chars: int = MAX_CHARS):
         require_str(text, "text")
         self.max_chars = require_int(max_chars, "max_chars", minimum=1, example=MAX_CHARS)
@@ -34,19 +36,12 @@ class _Utf8Explorer(WidgetView):
         self.text.observe(lambda change: self.update(), names="value")
         self.update()
 
-    @property
-    def value(self) -> str:
-        return self.table.value + self.chart.value
-
-    @shows_errors("table", clear=("chart",))
+    @shows_errors
     def update(self) -> None:
         text = self.text.value
         if not text:
-            self.table.value = message_html(
-                "The text is empty: type a few characters (try an accent, a Chinese character "
-                "or an emoji) to see their code points and UTF-8 bytes.")
-            self.chart.value = ""
-            return
+            raise ValueError("The text is empty: type a few characters (try an accent, a Chinese "
+                             "character or an emoji) to see their code points and UTF-8 bytes.")
         self.table.value = utf8_table_html(text, max_chars=self.max_chars) + encoded_bytes_html(
             text, include_css=False)
         fig = encoding_lengths_figure(text)

@@ -19,7 +19,7 @@ from bpe_workshop.render.tables import (
     token_chip,
 )
 from bpe_workshop.token_text import counted, visible_text
-from bpe_workshop.validation import require_str
+from bpe_workshop.validation import require_choice, require_str
 from bpe_workshop.widgets._common import WidgetView, shows_errors
 
 MAX_LENGTH = 300  # characters; the by-hand view is for strings that fit on a slide
@@ -38,9 +38,7 @@ class _WikipediaStepper(WidgetView):
 
     def __init__(self, text: str = "aaabdaaabac", tie_rule: str = "smallest"):
         require_str(text, "text")
-        if tie_rule not in TIE_RULES:
-            choices = ", ".join(repr(rule) for rule in TIE_RULES)
-            raise ValueError(f"tie_rule must be one of {choices}; got {tie_rule!r}")
+        require_choice(tie_rule, "tie_rule", TIE_RULES)
         self.steps = []  # HandStep per replacement, from by_hand
         self.text = widgets.Text(value=text, description="string",
                                  layout=widgets.Layout(width="auto", max_width="40em"))
@@ -71,7 +69,7 @@ class _WikipediaStepper(WidgetView):
     def _move(self, delta: int) -> None:
         self.slider.value = min(self.slider.max, max(0, self.slider.value + delta))
 
-    @shows_errors("output")
+    @shows_errors
     def recompute(self, keep_step: bool = False) -> None:
         """Run the replacements again (a new text starts at step 0, a new tie rule keeps it)."""
         text = self.text.value
@@ -84,17 +82,15 @@ class _WikipediaStepper(WidgetView):
             self.slider.value = step
         self.render()
 
-    @shows_errors("output")
+    @shows_errors
     def render(self) -> None:
         text, k, steps = self.text.value, self.slider.value, self.steps
         if not text:
-            self.output.value = message_html("The string is empty: type one, e.g. aaabdaaabac.")
-            return
+            raise ValueError("The string is empty: type one, e.g. aaabdaaabac.")
         if len(text) > MAX_LENGTH:
-            self.output.value = message_html(
+            raise ValueError(
                 f"This stepper is for short strings (at most {MAX_LENGTH} characters; this one "
                 f"has {len(text):,}). Use the merge stepper for real text.")
-            return
         current = self.current
         table = steps[k - 1].table if k else {}
         parts = []
@@ -124,11 +120,9 @@ class _WikipediaStepper(WidgetView):
                        f"“{rule}” rule picks {pair}.")
             parts.append(f'<div>Next: replace <b>{pair}</b> '
                          f"(count {nxt.count}) by <b>{nxt.symbol}</b>.{tie}</div>")
-            counts = nxt.pair_counts
-            parts.append(pair_counts_html(counts, top=12, highlight=nxt.ties,
-                                          title="pair counts now", include_css=False))
+            counts, ties = nxt.pair_counts, nxt.ties
         else:
-            counts = count_pairs(current)
+            counts, ties = count_pairs(current), ()
             if not steps:
                 done = "No pair occurs more than once in this string: nothing to replace."
             else:
@@ -137,9 +131,9 @@ class _WikipediaStepper(WidgetView):
                         f"became {len(current)}. To decompress, replace back in reverse order: "
                         f"{undo}.")
             parts.append(message_html(done, include_css=False))
-            if counts:
-                parts.append(pair_counts_html(counts, top=12, title="pair counts now",
-                                              include_css=False))
+        if counts:  # the next pair and its ties highlighted
+            parts.append(pair_counts_html(counts, top=12, highlight=ties, title="pair counts now",
+                                          include_css=False))
         parts.append('<div class="bpe-heading">replacement table</div>')
         parts.append(replacement_table_html(table, highlight=steps[k - 1].symbol if k else None,
                                             include_css=False))

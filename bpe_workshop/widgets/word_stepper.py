@@ -13,7 +13,7 @@ from bpe_workshop.render.style import view
 from bpe_workshop.render.tables import message_html, token_chip, word_table_html
 from bpe_workshop.tokenizers.word_level import END_OF_WORD, WordLevelBPE
 from bpe_workshop.validation import describe, require_int
-from bpe_workshop.widgets._common import WidgetView, shows_errors
+from bpe_workshop.widgets._common import WidgetView, play_button, shows_errors
 
 MAX_ROWS = 25  # words listed, most frequent first
 
@@ -34,13 +34,9 @@ class _WordStepper(WidgetView):
                             f"{describe(text_or_tokenizer)}")
         require_int(num_merges, "num_merges", minimum=0, example=20)
         self.max_rows = require_int(max_rows, "max_rows", minimum=1, example=MAX_ROWS)
-        require_int(interval_ms, "interval_ms", minimum=1, example=700)
         self.table = []  # (word, frequency, split) rows of the step shown
         self.slider = widgets.IntSlider(value=0, min=0, max=0, description="merges")
-        self.play = widgets.Play(value=0, min=0, max=0, interval=interval_ms, description="play",
-                                 show_repeat=False)
-        self.play.add_class("bpe-play")  # its stop button (back to 0) is hidden by the CSS
-        widgets.jslink((self.play, "value"), (self.slider, "value"))
+        self.play = play_button(self.slider, interval_ms)
         self.output = widgets.HTML()
         self.widget = widgets.VBox(
             [widgets.HBox([self.play, self.slider],
@@ -51,7 +47,7 @@ class _WordStepper(WidgetView):
         self.slider.observe(lambda change: self.show(change["new"]), names="value")
         self.show(0)
 
-    @shows_errors("output")
+    @shows_errors
     def _prepare(self, text_or_tokenizer, num_merges) -> None:
         if isinstance(text_or_tokenizer, WordLevelBPE):
             tokenizer = text_or_tokenizer
@@ -61,14 +57,7 @@ class _WordStepper(WidgetView):
             tokenizer = WordLevelBPE.train(text_or_tokenizer, num_merges)
         tokenizer.word_table_at(0)  # fails clearly for a tokenizer without training words
         self.tokenizer = tokenizer
-        self.slider.max = self.play.max = len(tokenizer.merges)
-
-    @shows_errors("output")
-    def show(self, step: int) -> None:
-        """Render ``step`` into ``output``."""
-        if self.tokenizer is None:
-            return  # _prepare wrote why on screen
-        self.output.value = self._render(step)
+        self.slider.max = len(tokenizer.merges)  # the play button follows
 
     def _vocab_at(self, step: int) -> int:
         """The vocabulary after ``step`` merges: the model's size less the symbols made later."""
@@ -77,8 +66,12 @@ class _WordStepper(WidgetView):
         made_later = {r.new_symbol for r in records[step:]} - made_before
         return self.tokenizer.vocab_size - len(made_later)
 
-    def _render(self, step: int) -> str:
+    @shows_errors
+    def show(self, step: int) -> None:
+        """Render ``step`` into ``output``."""
         wl = self.tokenizer
+        if wl is None:
+            return  # _prepare wrote why on screen
         table = wl.word_table_at(step)
         self.table = table
         n_symbols = sum(freq * len(split) for _, freq, split in table)
@@ -109,7 +102,7 @@ class _WordStepper(WidgetView):
         rows = sorted(table, key=lambda row: -row[1])
         parts.append(word_table_html(rows, max_rows=self.max_rows, merged=merged,
                                      changed=changed, include_css=False))
-        return view("".join(parts))
+        self.output.value = view("".join(parts))
 
 
 def word_stepper(text_or_tokenizer: str | WordLevelBPE, num_merges: int = 20,
