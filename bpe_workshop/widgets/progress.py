@@ -69,9 +69,19 @@ class _TrainingProgress(WidgetView):
 
     def __call__(self, step: int, total: int, record=None) -> None:
         self.step, self.total = step, total
-        stride = max(1, math.ceil(total / self.updates))
-        if step % stride == 0 or step >= total:
-            self._draw(record)
+        if step % max(1, math.ceil(total / self.updates)) and step < total:
+            return  # drawn every total / updates steps, and at the end
+        self.redraws += 1
+        latest = f" · latest {bytes_label(record.token)!r}" if record is not None else ""
+        text = f"{step:,} / {total:,}{latest}"
+        if self.mode == "widget":
+            self.bar.max = max(1, total)
+            self.bar.value = step
+            self.label.value = html.escape(text)
+            if step >= total:
+                self.bar.bar_style = "success"
+        else:
+            self._write(text + " " * 8, "\n" if step >= total else "")
 
     def _write(self, text: str, end: str = "", below: str | None = None) -> None:
         """Rewrite the text line in place; ``below``, if given, is written under it."""
@@ -81,39 +91,22 @@ class _TrainingProgress(WidgetView):
             stream.write(below + "\n")
         stream.flush()
 
-    def _draw(self, record) -> None:
-        self.redraws += 1
-        latest = f" · latest {bytes_label(record.token)!r}" if record is not None else ""
-        text = f"{self.step:,} / {self.total:,}{latest}"
-        if self.mode == "widget":
-            self.bar.max = max(1, self.total)
-            self.bar.value = self.step
-            self.label.value = html.escape(text)
-            if self.step >= self.total:
-                self.bar.bar_style = "success"
-        else:
-            self._write(text + " " * 8, "\n" if self.step >= self.total else "")
-
     def finish(self, message: str | None = None) -> None:
         """Mark training as over at the last step reached (the bar ends full even when it
         stopped early); show ``message`` once, in full."""
-        stopped_early = self.step < self.total
-        end = max(1, self.step)
-        if stopped_early:
+        if self.step < self.total:
             counter = f"{self.step:,} merges · stopped early ({self.total:,} asked for)"
         else:
             counter = f"{self.step:,} / {self.total:,} · done"
         new_message = message if message and message != self._shown_message else None
         if self.mode == "widget":
-            self.bar.max = end
-            self.bar.value = end
+            self.bar.max = self.bar.value = max(1, self.step)
             self.bar.bar_style = "success"
             self.label.value = html.escape(counter)
             if new_message:
                 self.message.value = message_html(new_message)
-        else:
-            if not self.finished or new_message:
-                self._write(counter, "\n", below=new_message)
+        elif not self.finished or new_message:
+            self._write(counter, "\n", below=new_message)
         if new_message:
             self._shown_message = new_message
         self.finished = True

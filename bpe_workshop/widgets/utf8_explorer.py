@@ -44,8 +44,7 @@ class _Utf8Explorer(WidgetView):
                              "character or an emoji) to see their code points and UTF-8 bytes.")
         self.table.value = utf8_table_html(text, max_chars=self.max_chars) + encoded_bytes_html(
             text, include_css=False)
-        fig = encoding_lengths_figure(text)
-        self.chart.value = figure_to_html(fig, fmt="png", dpi=90)
+        self.chart.value = figure_to_html(encoding_lengths_figure(text), fmt="png", dpi=90)
 
 
 def utf8_explorer(text: str = DEFAULT_TEXT, **options) -> _Utf8Explorer:
