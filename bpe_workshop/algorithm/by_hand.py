@@ -109,7 +109,14 @@ def replace_pairs_by_hand(
         raise ValueError(f"tie_rule must be one of {choices}; got {tie_rule!r}")
     if max_steps is not None:
         require_int(max_steps, "max_steps", minimum=0, example=3)
-    fresh = _fresh_symbols(text, DEFAULT_SYMBOLS if symbols is None else symbols)
+    symbols = list(DEFAULT_SYMBOLS if symbols is None else symbols)
+    for symbol in symbols:
+        if not (isinstance(symbol, str) and len(symbol) == 1):
+            raise ValueError(f"symbols must be single characters, e.g. symbols='XYZ'; "
+                             f"got {symbol!r}")
+    if len(set(symbols)) != len(symbols):
+        raise ValueError(f"symbols must not repeat a character; got {''.join(symbols)!r}")
+    fresh = [symbol for symbol in symbols if symbol not in text]  # the usable ones, in order
 
     ids = [ord(ch) for ch in text]  # one int per symbol; fresh symbols are FRESH_BASE + k
     table = {}  # fresh symbol -> the two symbols it stands for
@@ -132,18 +139,18 @@ def replace_pairs_by_hand(
                              "symbols=... or stop earlier with max_steps=...")
         new_ids = merge(ids, pair, FRESH_BASE + k)
         symbol = fresh[k]
-        table[symbol] = _show(pair[0], fresh) + _show(pair[1], fresh)
+        table[symbol] = "".join(_show(pair, fresh))
         # 4. record the step in letters
         steps.append(
             HandStep(
                 step=len(steps) + 1,
-                before=_show_all(ids, fresh),
-                after=_show_all(new_ids, fresh),
-                pair_counts={_show_pair(p, fresh): n for p, n in stats.items()},
-                pair=_show_pair(pair, fresh),
+                before="".join(_show(ids, fresh)),
+                after="".join(_show(new_ids, fresh)),
+                pair_counts={_show(p, fresh): n for p, n in stats.items()},
+                pair=_show(pair, fresh),
                 symbol=symbol,
                 count=count,
-                ties=tuple(_show_pair(p, fresh) for p, n in stats.items() if n == count),
+                ties=tuple(_show(p, fresh) for p, n in stats.items() if n == count),
                 table=dict(table),
             )
         )
@@ -166,26 +173,6 @@ def decompress_by_hand(text: str, table: dict[str, str]) -> str:
     return text
 
 
-def _fresh_symbols(text: str, symbols: Iterable[str]) -> list[str]:
-    """The usable fresh symbols, in order: single characters not in ``text``, each used once."""
-    symbols = list(symbols)
-    for symbol in symbols:
-        if not (isinstance(symbol, str) and len(symbol) == 1):
-            raise ValueError(f"symbols must be single characters, e.g. symbols='XYZ'; "
-                             f"got {symbol!r}")
-    if len(set(symbols)) != len(symbols):
-        raise ValueError(f"symbols must not repeat a character; got {''.join(symbols)!r}")
-    return [symbol for symbol in symbols if symbol not in text]
-
-
-def _show(symbol_id: int, fresh: list[str]) -> str:
-    """One symbol id as its letter."""
-    return fresh[symbol_id - FRESH_BASE] if symbol_id >= FRESH_BASE else chr(symbol_id)
-
-
-def _show_pair(pair: tuple[int, int], fresh: list[str]) -> tuple[str, str]:
-    return (_show(pair[0], fresh), _show(pair[1], fresh))
-
-
-def _show_all(ids: list[int], fresh: list[str]) -> str:
-    return "".join(_show(symbol_id, fresh) for symbol_id in ids)
+def _show(ids: Iterable[int], fresh: list[str]) -> tuple[str, ...]:
+    """Symbol ids as their letters: a code point as its character, a fresh symbol as its own."""
+    return tuple(fresh[i - FRESH_BASE] if i >= FRESH_BASE else chr(i) for i in ids)

@@ -3,8 +3,8 @@
 ``train_fast`` (ids) and ``word_train_fast`` (strings) keep ``counts`` (pair -> occurrences now,
 weighted by frequency), ``where`` (pair -> slots where it may start; stale ones skipped) and a
 heap of ``textbook.pair_order`` keys (``(-count, ..., left, right)``: the count first, the pair
-last). Counts only fall, except for
-pairs pushed again once final, so :func:`pop_best_pair` fixes stale entries at the top.
+last). Counts only fall, except for pairs pushed again once final, so :func:`pop_best_pair`
+fixes stale entries at the top.
 """
 
 from __future__ import annotations

@@ -297,7 +297,14 @@ def iter_chunks(text: str, pattern: str | None, deadline: Deadline | None = None
             end = match.end()
             yield match.group()
     except TimeoutError:
-        raise PatternTimeoutError(_timeout_message(pattern, text, end, deadline.seconds)) from None
+        near, more = text[end:end + 40], "..." if len(text) > end + 40 else ""
+        raise PatternTimeoutError(
+            f"the split pattern {show_pattern(pattern)} is stuck: it ran for more than "
+            f"{deadline.seconds:.0f} s on the text from position {end} ({near!r}{more}). It "
+            f"backtracks catastrophically: a repeated group whose alternatives can match the "
+            f"same characters, such as (\\w|[a-z])+, tries every way to cut a long word. Make the "
+            f"alternatives exclusive or the repetition possessive (e.g. \\w++), or use "
+            f"pattern='gpt4'") from None
     if gaps is not None and end < len(text):
         gaps[text[end:]] = None
 
@@ -338,16 +345,6 @@ def show_pattern(pattern: str) -> str:
     if "'" in shown or shown.endswith("\\"):
         return repr(shown)
     return f"r'{shown}'"
-
-
-def _timeout_message(pattern: str, text: str, end: int, budget: float) -> str:
-    near = text[end:end + 40]
-    return (
-        f"the split pattern {show_pattern(pattern)} is stuck: it ran for more than {budget:.0f} s "
-        f"on the text from position {end} ({near!r}{'...' if len(text) > end + 40 else ''}). "
-        f"It backtracks catastrophically: a repeated group whose alternatives can match the "
-        f"same characters, such as (\\w|[a-z])+, tries every way to cut a long word. Make the "
-        f"alternatives exclusive or the repetition possessive (e.g. \\w++), or use pattern='gpt4'")
 
 
 def left_out(text: str, chunks: list[str], pattern: str | None,

@@ -53,16 +53,13 @@ def learn_merges(
     >>> [(r.pair, r.count) for r in learn_merges([b"ab", b"ab", b"ba"], 5)]  # never across
     [((97, 98), 2)]
     """
-    # count each distinct chunk once, with how often it occurs
-    try:
-        chunk_counts = Counter(chunks)  # chunk bytes -> occurrences in the text
-    except TypeError:  # an unhashable chunk, such as a bytearray
-        chunk_counts = None
-    if chunk_counts is None or not all(isinstance(chunk, bytes) for chunk in chunk_counts):
-        kinds = sorted({type(chunk).__name__ for chunk in chunks if not isinstance(chunk, bytes)})
+    kinds = sorted({type(chunk).__name__ for chunk in chunks if not isinstance(chunk, bytes)})
+    if kinds:
         raise TypeError(f"chunks must be a list of bytes, got {', '.join(kinds)}; encode each "
                         "piece first, e.g. [piece.encode('utf-8') for piece in pieces], or "
                         "bytes(piece) for a bytearray")
+    # count each distinct chunk once, with how often it occurs
+    chunk_counts = Counter(chunks)  # chunk bytes -> occurrences in the text
 
     # lay the distinct chunks end to end, one slot per byte; arrays of machine integers
     # (4 or 8 bytes a slot) rather than lists of int objects use about a fifth of the memory
@@ -104,7 +101,6 @@ def learn_merges(
             break  # no pair occurs twice: stop, as the naive loop does
         pair, merged_count = best
         left, right = pair
-
         new_id = 255 + step
         created = set()  # pairs containing new_id, pushed once their counts are final
 
@@ -119,17 +115,13 @@ def learn_merges(
             # x a b y -> x c y: (x, a), (a, b), (b, y) lose an occurrence; (x, c), (c, y) gain one
             discount(counts, where, pair, w)
             if p != -1:
-                x = sym[p]
-                discount(counts, where, (x, left), w)
-                credit(counts, where, (x, new_id), w, p, created)
+                discount(counts, where, (sym[p], left), w)
+                credit(counts, where, (sym[p], new_id), w, p, created)
             if k != -1:
-                y = sym[k]
-                discount(counts, where, (right, y), w)
-                credit(counts, where, (new_id, y), w, i, created)
+                discount(counts, where, (right, sym[k]), w)
+                credit(counts, where, (new_id, sym[k]), w, i, created)
             # rewrite slot i as c and unlink slot j
-            sym[i] = new_id
-            sym[j] = -1
-            nxt[i] = k
+            sym[i], sym[j], nxt[i] = new_id, -1, k
             if k != -1:
                 prv[k] = i
         assert pair not in counts, "every occurrence of the merged pair was found and merged"
@@ -137,15 +129,13 @@ def learn_merges(
 
         # the new pairs' counts are final now: they will only go down from here
         for gained in created:
-            count = counts.get(gained, 0)
-            if count >= 2:
-                heapq.heappush(heap, pair_order((gained, count), tie_rule, token))
+            if counts.get(gained, 0) >= 2:
+                heapq.heappush(heap, pair_order((gained, counts[gained]), tie_rule, token))
 
         # record the merge for viewers
-        record = MergeRecord(step=step, pair=pair, new_id=new_id, count=merged_count,
-                             token=token[new_id])
-        records.append(record)
+        records.append(MergeRecord(step=step, pair=pair, new_id=new_id, count=merged_count,
+                                   token=token[new_id]))
         if progress is not None:
-            progress(step, num_merges, record)
+            progress(step, num_merges, records[-1])
     return records
 

@@ -10,9 +10,7 @@ from __future__ import annotations
 import re
 
 from bpe_workshop.algorithm.textbook import get_stats
-from bpe_workshop.algorithm.word_records import count_words, initial_split
-
-Pair = tuple[str, str]
+from bpe_workshop.algorithm.word_records import Pair, count_words, initial_split
 
 
 def word_vocab(text: str) -> dict[str, int]:

@@ -82,9 +82,8 @@ def learn_word_merges(word_counts: dict[str, int], num_merges: int) -> WordTrain
                 discount(counts, where, (right, sym[k]), w)
                 credit(counts, where, (new, sym[k]), w, i, gained)
             # rewrite slot i as the new symbol and unlink slot j
-            sym[i], sym[j] = new, ""
+            sym[i], sym[j], nxt[i] = new, "", k
             joined[j] = step
-            nxt[i] = k
             if k != -1:
                 prv[k] = i
         assert pair not in counts, "every occurrence of the merged pair was found and merged"

@@ -37,10 +37,7 @@ def learn_word_merges(word_counts: dict[str, int], num_merges: int) -> WordTrain
             for pair, n in get_stats(split).items():
                 stats[pair] = stats.get(pair, 0) + n * word_counts[word]
         # stop when nothing repeats: merging a unique pair compresses nothing
-        if not stats:
-            break
-        pair = best_pair(stats)
-        if stats[pair] < 2:
+        if not stats or stats[pair := best_pair(stats)] < 2:
             break
         # replace the pair in every word, and note which symbols were joined onto their left
         new_symbol = pair[0] + pair[1]
