@@ -141,19 +141,17 @@ def replace_pairs_by_hand(
         symbol = fresh[k]
         table[symbol] = "".join(_show(pair, fresh))
         # 4. record the step in letters
-        steps.append(
-            HandStep(
-                step=len(steps) + 1,
-                before="".join(_show(ids, fresh)),
-                after="".join(_show(new_ids, fresh)),
-                pair_counts={_show(p, fresh): n for p, n in stats.items()},
-                pair=_show(pair, fresh),
-                symbol=symbol,
-                count=count,
-                ties=tuple(_show(p, fresh) for p, n in stats.items() if n == count),
-                table=dict(table),
-            )
-        )
+        steps.append(HandStep(
+            step=len(steps) + 1,
+            before="".join(_show(ids, fresh)),
+            after="".join(_show(new_ids, fresh)),
+            pair_counts={_show(p, fresh): n for p, n in stats.items()},
+            pair=_show(pair, fresh),
+            symbol=symbol,
+            count=count,
+            ties=tuple(_show(p, fresh) for p, n in stats.items() if n == count),
+            table=dict(table),
+        ))
         ids = new_ids
     return steps
 

@@ -73,10 +73,8 @@ def learn_merges(
         if start == end:
             continue
         sym.extend(chunk)
-        nxt.extend(range(start + 1, end))
-        nxt.append(-1)
-        prv.append(-1)
-        prv.extend(range(start, end - 1))
+        nxt.extend([*range(start + 1, end), -1])
+        prv.extend([-1, *range(start, end - 1)])
         weight.extend([freq] * len(chunk))
         # note where each of the chunk's pairs starts
         for pos, pair in enumerate(zip(chunk, chunk[1:]), start):
@@ -85,7 +83,6 @@ def learn_merges(
     counts = defaultdict(int)  # (left id, right id) -> occurrences, as get_stats counts them
     for pair, positions in where.items():
         counts[pair] = sum(map(weight.__getitem__, positions))
-    del chunk_counts
 
     token = [bytes([i]) for i in range(256)]  # id -> bytes it stands for
     # heap entries: pair_order's key, e.g. (-count, left id, right id); only pairs occurring

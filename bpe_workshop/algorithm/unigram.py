@@ -117,11 +117,6 @@ class Unigram:
         # split at each ▁ unless some piece holds one inside (then no path need pass it)
         self._by_word = not any(WORD_MARK in piece[1:] for piece in self.scores)
 
-    @property
-    def pieces(self) -> list[tuple[str, float]]:
-        """The vocabulary, most likely piece first."""
-        return sorted(self.scores.items(), key=lambda item: -item[1])
-
     def lattice(self, text: str) -> list[tuple[int, int, str, float]]:
         """Every piece that matches the normalised text: ``(start, end, piece, score)``.
 

@@ -43,10 +43,8 @@ def learn_word_merges(word_counts: dict[str, int], num_merges: int) -> WordTrain
         start, end = len(sym), len(sym) + len(symbols)
         word_starts.append(start)
         sym.extend(symbols)
-        nxt.extend(range(start + 1, end))
-        nxt.append(-1)
-        prv.append(-1)
-        prv.extend(range(start, end - 1))
+        nxt.extend([*range(start + 1, end), -1])
+        prv.extend([-1, *range(start, end - 1)])
         weight.extend([freq] * len(symbols))
         for slot, pair in enumerate(zip(symbols, symbols[1:]), start):
             where[pair].append(slot)
