@@ -181,9 +181,7 @@ def load_stdlib_code(max_bytes: int = 200_000) -> str:
     pieces = []  # one str per file: header line + source, ending in a newline
     size = 0  # UTF-8 bytes in pieces so far
     for relative, path in selection:
-        source = path.read_bytes().decode("utf-8")
-        if not source.endswith("\n"):
-            source += "\n"
+        source = path.read_bytes().decode("utf-8").removesuffix("\n") + "\n"
         piece = STDLIB_HEADER.format(relative_path=relative) + source
         piece_size = len(piece.encode("utf-8"))
         if size + piece_size > max_bytes:

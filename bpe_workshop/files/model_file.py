@@ -46,7 +46,6 @@ Pair = tuple[int, int]
 
 # ----- byte level ---------------------------------------------------------------------------
 
-
 def save_byte_level(prefix: str | os.PathLike, *, merges: dict[Pair, int], pattern: str | None,
                     special_tokens: dict[str, int], byte_ids: list[int],
                     vocab: dict[int, bytes]) -> tuple[Path, Path]:
@@ -141,7 +140,7 @@ def load_byte_level(path: str | os.PathLike) -> dict:
 
 
 def _byte_level_data(lines: TextLines) -> dict:
-    _check_header(lines, BYTE_LEVEL_HEADER)
+    lines.next("the header line")  # TextLines.read checked it before reading the rest
     rest = lines.keyword("pattern")
     pattern = None if rest == "none" else lines.string(rest)
     rest = lines.keyword("byte-ids")
@@ -169,7 +168,6 @@ def _byte_level_data(lines: TextLines) -> dict:
 
 
 # ----- word level ---------------------------------------------------------------------------
-
 
 def save_word_level(path: str | os.PathLike, *, alphabet: list[str], merges: list[tuple[str, str]],
                     counts: list[int]) -> Path:
@@ -208,7 +206,7 @@ def load_word_level(path: str | os.PathLike) -> dict:
 
 
 def _word_level_data(lines: TextLines) -> dict:
-    _check_header(lines, WORD_LEVEL_HEADER, old=OLD_WORD_LEVEL_HEADER)
+    lines.next("the header line")  # TextLines.read checked it before reading the rest
     sorted_chars = "a sorted JSON list of distinct single characters"
     alphabet = lines.json(lines.keyword("alphabet"), sorted_chars, lambda value: (
         isinstance(value, list) and all(isinstance(ch, str) and len(ch) == 1 for ch in value)
@@ -231,7 +229,6 @@ def _word_level_data(lines: TextLines) -> dict:
 
 
 # ----- shared -------------------------------------------------------------------------------
-
 
 def _check_reloads(path: Path, lines: list[str], parse, expected: dict) -> None:
     """Refuse to save a file that would not load back as ``expected`` (nothing written yet)."""
