@@ -157,10 +157,10 @@ def _fill_cache(name: str, folder: Path) -> None:
     """Copy the shipped files for ``name`` into tiktoken's cache, unless already there."""
     for file in _SHIPPED[name]:
         _place(folder / cache_name(file.url), file.sha256, file.read)
-    if name == "r50k_base":
+    if name == "r50k_base":  # its file: GPT-2's ranks (in rank order) in tiktoken's format
         _fill_cache("gpt2", folder)
-        _place(folder / cache_name(_R50K_URL), _R50K_SHA256,
-               lambda: _tiktoken_file(_gpt2_ranks()))
+        _place(folder / cache_name(_R50K_URL), _R50K_SHA256, lambda: b"".join(
+            base64.b64encode(token) + b" %d\n" % rank for token, rank in _gpt2_ranks().items()))
 
 
 def _place(path: Path, sha256: str, make_bytes) -> None:
@@ -199,16 +199,9 @@ def _gpt2_ranks() -> dict[bytes, int]:
     return ranks
 
 
-def _tiktoken_file(ranks: dict[bytes, int]) -> bytes:
-    """tiktoken's file format: one line per token, ``base64(token) rank``, in rank order."""
-    return b"".join(
-        base64.b64encode(token) + b" " + str(rank).encode() + b"\n"
-        for token, rank in sorted(ranks.items(), key=lambda item: item[1])
-    )
-
-
 def _tiktoken_ranks(name: str) -> dict[bytes, int]:
-    """The ranks in a shipped file of tiktoken's format (see :func:`_tiktoken_file`)."""
+    """The ranks in a shipped file of tiktoken's format: one line per token, ``base64(token)
+    rank``, in rank order."""
     ranks = {}  # token bytes -> rank
     for line in read_shipped(f"{name}.tiktoken").splitlines():
         if line:
