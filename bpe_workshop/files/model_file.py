@@ -30,6 +30,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from bpe_workshop.algorithm.textbook import Pair
 from bpe_workshop.algorithm.word_records import END_OF_WORD
 from bpe_workshop.token_text import bytes_label
 
@@ -40,8 +41,6 @@ _LOADERS = {"byte-level": "ByteLevelBPE.load", "word-level": "WordLevelBPE.load"
 _NUMBER = re.compile(r"[0-9]{1,18}")  # ASCII digits only; 18 keeps far clear of absurd sizes
 MAX_FILE_BYTES = 64 * 2**20  # a model file's cap: 200,000 merges take about 3 MB
 HEAD_BYTES = 4096  # the first line is read alone, at most this much: headers are short
-
-Pair = tuple[int, int]
 
 
 # ----- byte level ---------------------------------------------------------------------------
