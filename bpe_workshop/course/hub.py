@@ -42,7 +42,6 @@ import re
 import secrets
 import shutil
 import signal
-import socket
 import stat
 import subprocess
 import sys
@@ -65,10 +64,7 @@ NAME_PATTERN = r"^[a-z][a-z0-9_-]{0,30}$"  # an attendee's name is also their ac
 GROUP = "bpe-attendees"  # every account this hub made, and only those
 CGROUPS = Path("/sys/fs/cgroup")  # v1: one folder per controller; ours under bpe-workshop/ROOM
 PASSWORD_VARIABLE = "BPE_WORKSHOP_PASSWORD"  # the workshop password, never on a command line
-CLONE_PARTS = ("bpe_workshop", "data", "notebooks")  # what a clone installs for attendees
 SERIES_FOLDER = "bpe-workshop"  # in each home, as `bpe-workshop start` names it
-INSTALL_HUB = 'pip install "bpe-workshop[hub]"'
-INSTALL_PROXY = "npm install -g configurable-http-proxy"
 LOCAL = ("127.0.0.1", "localhost", "::1")
 
 
@@ -131,53 +127,52 @@ def run(args) -> int:
               "--stop", file=sys.stderr)
         return 1
     lock.truncate(0)
-    lock.write(f"{os.getpid()}\n")
-    lock.flush()
-    _join_groups(room, "hub", ["pids"])  # the hub, its proxy and culler: --stop ends them
-    closed = _closed_ancestor(homes)
-    if closed:
-        print(f"bpe-workshop hub: attendees cannot reach their homes in {homes}: {closed} lets "
-              "only its owner through; choose --homes under a folder everyone can pass "
-              "through (the default, /home/bpe-workshop, is)", file=sys.stderr)
-        return 1
-    if not _attendee_env(args.env.absolute()):
+    print(os.getpid(), file=lock, flush=True)
+    _write_groups(room, "hub", {"pids": {"cgroup.procs": os.getpid()}})  # the hub, its proxy
+    # and culler: --stop ends them. subtle: the room weighs against the machine's other
+    # processes as its attendees would alone, not as one (2**18: the kernel's maximum)
+    for folder in ("", room):  # all rooms' group, then this room's
+        _write_groups(folder, "", {"cpu": {"cpu.shares": min(1024 * args.max_users, 2**18)}})
+    closed = next((folder for folder in reversed(homes.parents)  # others cannot pass through
+                   if not folder.stat().st_mode & stat.S_IXOTH), None)
+    problem = (closed and f"attendees cannot reach their homes in {homes}: {closed} lets only "
+               "its owner through; choose --homes under a folder everyone can pass through "
+               "(the default, /home/bpe-workshop, is)") or _attendee_env(args.env.absolute())
+    if problem:
+        print(f"bpe-workshop hub: {problem}", file=sys.stderr)
         return 1
     subprocess.run(["groupadd", "--force", "--system", GROUP], check=True)
+    from jupyterhub.app import JupyterHub
+    from jupyterhub.utils import random_port
+    from traitlets.config import Config
+
     saved_file = state / "passwords.json"  # and the hub's own ports: servers find it again
     saved = json.loads(saved_file.read_text()) if saved_file.exists() else {}
-    saved = {"hub_port": _free_port(), "proxy_port": _free_port(), **saved,
+    saved = {"hub_port": random_port(), "proxy_port": random_port(),
+             "admin_password": secrets.token_urlsafe(24), **saved,
              "password": os.environ.get(PASSWORD_VARIABLE) or saved.get("password")
              or secrets.token_urlsafe(6)}
-    saved.setdefault("admin_password", secrets.token_urlsafe(24))
     saved_file.write_text(json.dumps(saved))
-    settings = {**saved, "ip": args.ip, "port": args.port, "admin": args.admin,
-                "max_users": args.max_users, "homes": str(homes), "state": str(state),
-                "ssl_key": args.ssl_key and str(args.ssl_key.absolute()),
-                "ssl_cert": args.ssl_cert and str(args.ssl_cert.absolute()),
-                "env": str(args.env.absolute()), "room": room,
-                "memory": int(args.memory * 2**30), "max_processes": args.max_processes,
-                "idle": args.idle * 60, "max_age": args.max_age * 60}
-    config = state / "jupyterhub_config.py"
-    config.write_text("from bpe_workshop.course.hub import configure\n\n"
-                      f"configure(c, {settings!r})\n")  # c: JupyterHub's config object
-    scheme = "https" if args.ssl_key else "http"
-    print(f"The room: {scheme}://{'<this machine>' if args.ip == '0.0.0.0' else args.ip}"
-          f":{args.port}/\n  attendees' password: {saved['password']} (first login only: any "
-          "name of a-z, 0-9, - and _, this password, and a new password of their own, 8 "
-          "characters or more, in the second box; later, their own password alone)"
+    config = Config()  # JupyterHub's configuration, as a config file's ``c``
+    configure(config, args, saved, room)
+    url = config.JupyterHub.bind_url
+    print(f"The room: {url.replace('0.0.0.0', '<this machine>')}\n  attendees' password: "
+          f"{saved['password']} (first login only: any name of a-z, 0-9, - and _, this "
+          "password, and a new password of their own, 8 characters or more, in the second box; "
+          "later, their own password alone)"
           + (f"\n  instructor's password: {saved['admin_password']} (log in as {args.admin}; "
              "/hub/admin lists the attendees, opens their servers, resets a password by "
              "deleting the user)" if args.admin else "")
           + ("\n  PLAIN HTTP: passwords, cookies, notebooks and code cross the network in "
-             "clear" if scheme == "http" and args.ip not in LOCAL else ""))
+             "clear" if url.startswith("http:") and args.ip not in LOCAL else ""))
     print(f"  homes in {homes}; each attendee: {args.memory:g} GB of memory, "
           f"{args.max_processes} processes, an equal CPU share; servers idle {args.idle} min or "
           f"running {args.max_age} min stop (files stay); at most {args.max_users} at once\n"
           "  Ctrl-C stops the hub and keeps attendees' servers (start it again to resume); "
           f"bpe-workshop hub --homes {homes} --stop ends the room", flush=True)
-    from jupyterhub.app import main as jupyterhub
-
-    jupyterhub(["-f", str(config)])
+    os.chdir(state)  # JupyterHub's database, cookie secret, proxy's pid and passwords.dbm go here
+    Path("jupyterhub_config.py").unlink(missing_ok=True)  # older hubs': JupyterHub would load it
+    JupyterHub.instance(config=config).launch_instance([])
     return 0
 
 
@@ -217,9 +212,10 @@ def _missing() -> str | None:
         for name in ("jupyterhub", "jupyterhub-idle-culler", "jupyterhub-firstuseauthenticator"):
             metadata.version(name)
     except metadata.PackageNotFoundError:
-        return f"JupyterHub is not installed; install it with: {INSTALL_HUB}"
+        return 'JupyterHub is not installed; install it with: pip install "bpe-workshop[hub]"'
     if shutil.which("configurable-http-proxy") is None:
-        return f"JupyterHub's proxy is missing; install it with: {INSTALL_PROXY} (Node.js 20+)"
+        return ("JupyterHub's proxy is missing; install it with: npm install -g "
+                "configurable-http-proxy (Node.js 20+)")
     if not all((CGROUPS / name / "cgroup.procs").exists() for name in ("memory", "pids", "cpu")):
         return (f"per-attendee limits need control groups v1 (memory, pids and cpu under "
                 f"{CGROUPS}), which this machine does not offer; on a machine run by systemd, "
@@ -227,63 +223,47 @@ def _missing() -> str | None:
     return None
 
 
-def _closed_ancestor(folder: Path) -> Path | None:
-    """The first folder above ``folder`` that other accounts cannot pass through, if any."""
-    for parent in reversed(folder.parents):
-        if not parent.stat().st_mode & stat.S_IXOTH:
-            return parent
-    return None
-
-
-def _attendee_env(env: Path) -> bool:
+def _attendee_env(env: Path) -> str | None:
     """Make sure ``env`` holds this course and JupyterHub's server, runnable by every account.
 
-    Made once with Debian's Python (``/usr/bin/python3``), from the same source as this
-    install: the clone or wheel it came from, else the package index. ``True`` when ready.
+    Made once with Debian's Python (``/usr/bin/python3``) from this install's source: its clone
+    or wheel, else the package index. None when ready, else what went wrong, with the fix.
     """
     env.parent.mkdir(parents=True, exist_ok=True)
     with open(env.parent / f".{env.name}.lock", "w") as lock:  # two hubs install it once
         fcntl.flock(lock, fcntl.LOCK_EX)
-        return _prepare_env(env)
-
-
-def _prepare_env(env: Path) -> bool:
-    source, version = _course_source(), metadata.version("jupyterhub")
-    wanted = f"{source} jupyterhub=={version}\n"
-    if Path(source).is_dir():  # a clone: install again when any of its files changed
-        files = sorted(Path(folder, name) for part in CLONE_PARTS for folder, _, names in
-                       os.walk(Path(source, part)) for name in names if not name.endswith(".pyc"))
-        wanted += hashlib.sha256(repr([(str(f), f.stat().st_mtime_ns) for f in files]).encode()
-                                 ).hexdigest()
-    stamp = env / "bpe-workshop-hub.txt"  # what was installed, to redo it when that changes
-    if not stamp.exists() or stamp.read_text() != wanted:
-        python = Path("/usr/bin/python3")
-        if not _runs_for_everyone([str(python), "-c", "import sys, venv, ensurepip; "
-                                   "sys.exit(sys.version_info < (3, 11))"]):
-            print(f"bpe-workshop hub: attendees need {python}, 3.11 or newer, with its venv "
-                  "module; install it with: apt-get install python3 python3-venv",
-                  file=sys.stderr)
-            return False
-        print(f"Installing the course for attendees into {env}, from {source} (once, a few "
-              "minutes: the course's and JupyterHub's wheels, from pip's cache or the package "
-              "index)", flush=True)
-        old_umask = os.umask(0o022)  # every account reads and runs what is installed
-        try:  # a clone is built where it is: hatchling writes nothing into it
-            subprocess.run([str(python), "-m", "venv", str(env)], check=True)
-            subprocess.run([str(env / "bin/python"), "-m", "pip", "install", "--quiet", source,
-                            f"jupyterhub=={version}"], check=True)
-        except subprocess.CalledProcessError as err:
-            print(f"bpe-workshop hub: installing into {env} failed ({err}); see pip's "
-                  "message above", file=sys.stderr)
-            return False
-        finally:
-            os.umask(old_umask)
-        stamp.write_text(wanted)
+        source, version = _course_source(), metadata.version("jupyterhub")
+        wanted = f"{source} jupyterhub=={version}\n"
+        if Path(source).is_dir():  # a clone: install again when any of its files changed
+            files = sorted(Path(folder, name) for part in ("bpe_workshop", "data", "notebooks")
+                           for folder, _, names in os.walk(Path(source, part)) for name in names
+                           if not name.endswith(".pyc"))  # the parts a clone installs
+            wanted += hashlib.sha256(repr([(str(f), f.stat().st_mtime_ns) for f in files])
+                                     .encode()).hexdigest()
+        stamp = env / "bpe-workshop-hub.txt"  # what was installed, to redo it when that changes
+        if not stamp.exists() or stamp.read_text() != wanted:
+            python = Path("/usr/bin/python3")
+            if not _runs_for_everyone([str(python), "-c", "import sys, venv, ensurepip; "
+                                       "sys.exit(sys.version_info < (3, 11))"]):
+                return (f"attendees need {python}, 3.11 or newer, with its venv module; "
+                        "install it with: apt-get install python3 python3-venv")
+            print(f"Installing the course for attendees into {env}, from {source} (once, a "
+                  "few minutes: the course's and JupyterHub's wheels, from pip's cache or the "
+                  "package index)", flush=True)
+            old_umask = os.umask(0o022)  # every account reads and runs what is installed
+            try:  # a clone is built where it is: hatchling writes nothing into it
+                subprocess.run([str(python), "-m", "venv", str(env)], check=True)
+                subprocess.run([str(env / "bin/python"), "-m", "pip", "install", "--quiet",
+                                source, f"jupyterhub=={version}"], check=True)
+            except subprocess.CalledProcessError as err:
+                return f"installing into {env} failed ({err}); see pip's message above"
+            finally:
+                os.umask(old_umask)
+            stamp.write_text(wanted)
     if not _runs_for_everyone([str(env / "bin/jupyterhub-singleuser"), "--version"]):
-        print(f"bpe-workshop hub: other accounts cannot run {env}/bin/jupyterhub-singleuser; "
-              f"remove {env} and run this command again to make it afresh", file=sys.stderr)
-        return False
-    return True
+        return (f"other accounts cannot run {env}/bin/jupyterhub-singleuser; remove {env} and "
+                "run this command again to make it afresh")
+    return None
 
 
 def _course_source() -> str:
@@ -309,22 +289,21 @@ def _runs_for_everyone(command: list[str]) -> bool:
         return False
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 def _groups(room: str, name: str, controllers=("memory", "pids", "cpu")) -> list[Path]:
-    """``name``'s control group folders in ``room``, one per controller."""
+    """``name``'s control group folders in ``room``, one per controller (``name=""``: the
+    room's own group; ``room=""`` too: the group of all rooms)."""
     return [CGROUPS / controller / "bpe-workshop" / room / name for controller in controllers]
 
 
-def _join_groups(room: str, name: str, controllers=("memory", "pids", "cpu")) -> None:
-    """Move this process into ``name``'s groups; its children are born in them."""
-    for group in _groups(room, name, controllers):
+def _write_groups(room: str, name: str, files: dict[str, dict[str, int]]) -> None:
+    """Write ``files`` (controller -> file name -> number) into ``name``'s control groups in
+    ``room``, made when missing: ``{"pids": {"pids.max": 20}}`` caps the group at 20
+    processes; ``{"pids": {"cgroup.procs": os.getpid()}}`` moves this process in, and its
+    children are born there."""
+    for group, values in zip(_groups(room, name, files), files.values()):
         group.mkdir(parents=True, exist_ok=True)
-        (group / "cgroup.procs").write_text(str(os.getpid()))
+        for file, value in values.items():
+            (group / file).write_text(str(value))
 
 
 def _end_group(room: str, name: str) -> None:
@@ -347,34 +326,31 @@ def _end_group(room: str, name: str) -> None:
 def _not_ours(name: str) -> str | None:
     """Why ``name``'s account of this machine cannot be an attendee's; None when it can."""
     try:
-        account = pwd.getpwnam(name)
+        ours = grp.getgrnam(GROUP).gr_gid in os.getgrouplist(name, pwd.getpwnam(name).pw_gid)
     except KeyError:
         return None  # no account yet: the hub makes one
-    if grp.getgrnam(GROUP).gr_gid in os.getgrouplist(name, account.pw_gid):
-        return None
-    return (f"{name} is an account of this machine that this hub did not make; log in with "
-            "another name")
+    return None if ours else (f"{name} is an account of this machine that this hub did not "
+                              "make; log in with another name")
 
 
-def configure(c, settings: dict) -> None:
-    """Fill JupyterHub's config ``c`` for the room (called from ``HOMES/.hub``'s config file)."""
+def configure(c, args, saved: dict, room: str) -> None:
+    """Fill JupyterHub's config ``c`` for the room from the command line's ``args``, the
+    ``saved`` ports and passwords, and ``room``, the name of its control groups' folder."""
     import bcrypt
     from firstuseauthenticator import FirstUseAuthenticator
     from jupyterhub.auth import LocalAuthenticator
     from jupyterhub.spawner import LocalProcessSpawner
     from tornado import httpserver, web
 
-    homes, state, env, room = (Path(settings["homes"]), Path(settings["state"]),
-                               settings["env"], settings["room"])
+    homes, env, admin = args.homes.absolute(), args.env.absolute(), args.admin
     failures = {}  # name -> (failed logins in a row, time.monotonic() of the last)
 
     class RoomAuthenticator(FirstUseAuthenticator, LocalAuthenticator):
         def __init__(self, **kwargs):
             super().__init__(**kwargs)
             with dbm.open(self.dbm_path, "c", 0o600) as db:  # the instructor's, from the start
-                if settings["admin"] and settings["admin"].encode() not in db:
-                    db[settings["admin"]] = bcrypt.hashpw(
-                        settings["admin_password"].encode(), bcrypt.gensalt())
+                if admin and admin.encode() not in db:
+                    db[admin] = bcrypt.hashpw(saved["admin_password"].encode(), bcrypt.gensalt())
 
         async def authenticate(self, handler, data):
             """The attendee's own password; at a first login, the workshop's and a new one."""
@@ -386,7 +362,7 @@ def configure(c, settings: dict) -> None:
             problem = (f"{count} failed logins in a row for {name}: try again in {wait} s"
                        if wait > 0 else _not_ours(name))
             if not problem and first and not secrets.compare_digest(
-                    data["password"].encode(), settings["password"].encode()):
+                    data["password"].encode(), saved["password"].encode()):
                 problem = "Invalid username or password."
             elif not problem and first and len(own) < 8:
                 problem = (f"{name} is new here: type the workshop's password, and a password "
@@ -399,8 +375,7 @@ def configure(c, settings: dict) -> None:
             return answer
 
         def system_user_exists(self, user):  # also for the admin page and API
-            problem = _not_ours(user.name)
-            if problem:
+            if problem := _not_ours(user.name):
                 raise web.HTTPError(403, problem)
             return super().system_user_exists(user)
 
@@ -411,24 +386,19 @@ def configure(c, settings: dict) -> None:
                 raise web.HTTPError(503, f"No account could be made for {user.name} ({err}); "
                                     "tell the instructor") from err
 
+    limits = {"memory": {"memory.limit_in_bytes": int(args.memory * 2**30)},  # each attendee's;
+              "pids": {"pids.max": args.max_processes}, "cpu": {}}  # cpu: an equal share
+
     class RoomSpawner(LocalProcessSpawner):
-        async def start(self):
-            memory, pids, cpu = groups = _groups(room, self.user.name)  # the attendee's limits
-            for group in groups:
-                group.mkdir(parents=True, exist_ok=True)
-            (memory / "memory.limit_in_bytes").write_text(str(settings["memory"]))
-            (pids / "pids.max").write_text(str(settings["max_processes"]))
-            for folder in (cpu.parent, cpu.parent.parent):  # subtle: the room weighs against
-                # the machine's other processes as its attendees would alone, not as one
-                (folder / "cpu.shares").write_text(str(min(1024 * settings["max_users"],
-                                                           2**18)))  # the kernel's maximum
+        async def start(self):  # the attendee's groups and limits, for the server to join
+            _write_groups(room, self.user.name, limits)
             return await super().start()
 
         def make_preexec_fn(self, name):
             become_attendee = super().make_preexec_fn(name)
 
             def preexec():  # in the new process, before the server starts
-                _join_groups(room, name)
+                _write_groups(room, name, dict.fromkeys(limits, {"cgroup.procs": os.getpid()}))
                 become_attendee()
 
             return preexec
@@ -437,25 +407,20 @@ def configure(c, settings: dict) -> None:
             await super().stop(now=now)
             _end_group(room, self.user.name)  # what the server left: kernels, setsid, forks
 
-    scheme = "https" if settings["ssl_key"] else "http"
-    c.JupyterHub.bind_url = f"{scheme}://{settings['ip']}:{settings['port']}/"
-    c.JupyterHub.ssl_key = settings["ssl_key"] or ""
-    c.JupyterHub.ssl_cert = settings["ssl_cert"] or ""
-    c.JupyterHub.hub_port = settings["hub_port"]  # the same after a restart: servers find it
-    c.ConfigurableHTTPProxy.api_url = f"http://127.0.0.1:{settings['proxy_port']}"
-    c.ConfigurableHTTPProxy.pid_file = str(state / "proxy.pid")
-    c.JupyterHub.db_url = f"sqlite:///{state / 'jupyterhub.sqlite'}"
-    c.JupyterHub.cookie_secret_file = str(state / "cookie_secret")
+    c.JupyterHub.bind_url = f"{'https' if args.ssl_key else 'http'}://{args.ip}:{args.port}/"
+    c.JupyterHub.ssl_key = str(args.ssl_key.absolute()) if args.ssl_key else ""
+    c.JupyterHub.ssl_cert = str(args.ssl_cert.absolute()) if args.ssl_cert else ""
+    c.JupyterHub.hub_port = saved["hub_port"]  # the same after a restart: servers find it
+    c.ConfigurableHTTPProxy.api_url = f"http://127.0.0.1:{saved['proxy_port']}"
     c.JupyterHub.cleanup_servers = False  # a restart keeps servers and kernels: --stop ends them
-    c.JupyterHub.active_server_limit = settings["max_users"]
+    c.JupyterHub.active_server_limit = args.max_users
     c.JupyterHub.last_activity_interval = 60
     httpserver.HTTPServer.configure(None, max_body_size=2**20)  # the hub reads 1 MB at most
     c.JupyterHub.authenticator_class = RoomAuthenticator
     c.Authenticator.username_pattern = NAME_PATTERN
-    c.Authenticator.admin_users = {settings["admin"]} if settings["admin"] else set()
+    c.Authenticator.admin_users = {admin} if admin else set()
     c.Authenticator.request_otp = True  # the login page's second box: a first login's own
     c.Authenticator.otp_prompt = "Your own password (first login only):"
-    c.FirstUseAuthenticator.dbm_path = str(state / "passwords.dbm")
     c.FirstUseAuthenticator.min_password_length = 8
     c.LocalAuthenticator.create_system_users = True
     c.LocalAuthenticator.add_user_cmd = [  # JupyterHub appends the name
@@ -468,25 +433,15 @@ def configure(c, settings: dict) -> None:
                              "JUPYTERHUB_ACTIVITY_INTERVAL": "60",
                              # the attendee's own temporary files and tiktoken's cache in them
                              "TMPDIR": lambda spawner: str(homes / spawner.user.name / ".tmp")}
-    c.Spawner.notebook_dir = "~"
     c.Spawner.default_url = f"/lab/tree/{SERIES_FOLDER}/{FIRST}"
     c.Spawner.start_timeout = c.Spawner.http_timeout = 300  # a room logs in all at once
     c.Spawner.args = [  # each notebook opened keeps a kernel: idle ones go, as idle servers do
-        f"--MappingKernelManager.cull_idle_timeout={settings['idle']}",
+        f"--MappingKernelManager.cull_idle_timeout={args.idle * 60}",
         "--MappingKernelManager.cull_interval=60"]
-    c.Spawner.pre_spawn_hook = _home_maker(homes, env)
-    c.JupyterHub.services = [{"name": "idle-culler", "command": [
-        sys.executable, "-m", "jupyterhub_idle_culler", f"--timeout={settings['idle']}",
-        f"--max-age={settings['max_age']}", "--cull-every=60"]}]
-    c.JupyterHub.load_roles = [{"name": "idle-culler", "services": ["idle-culler"], "scopes": [
-        "list:users", "read:users:activity", "read:servers", "delete:servers"]}]
-
-
-def _home_maker(homes: Path, env: str):
-    """The pre-spawn step: the attendee's copy of the series and temporary folder, made as the
-    attendee (root never writes into a home); a failure stops the login with its words."""
 
     async def prepare_home(spawner) -> None:
+        """The pre-spawn step: the attendee's copy of the series and temporary folder, made as
+        the attendee (root never writes into a home); a failure stops the login with its words."""
         home, account = homes / spawner.user.name, pwd.getpwnam(spawner.user.name)
         for command in ([f"{env}/bin/bpe-workshop", "start", str(home / SERIES_FOLDER),
                          "--no-lab"], ["/bin/mkdir", "-p", str(home / ".tmp")]):
@@ -500,4 +455,9 @@ def _home_maker(homes: Path, env: str):
                 raise RuntimeError(f"{' '.join(command)} failed for {spawner.user.name}: "
                                    f"{output}")
 
-    return prepare_home
+    c.Spawner.pre_spawn_hook = prepare_home
+    c.JupyterHub.services = [{"name": "idle-culler", "command": [
+        sys.executable, "-m", "jupyterhub_idle_culler", f"--timeout={args.idle * 60}",
+        f"--max-age={args.max_age * 60}", "--cull-every=60"]}]
+    c.JupyterHub.load_roles = [{"name": "idle-culler", "services": ["idle-culler"], "scopes": [
+        "list:users", "read:users:activity", "read:servers", "delete:servers"]}]
