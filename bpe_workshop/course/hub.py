@@ -128,9 +128,9 @@ def run(args) -> int:
         return 1
     lock.truncate(0)
     print(os.getpid(), file=lock, flush=True)
-    _write_groups(room, "hub", {"pids": {"cgroup.procs": os.getpid()}})  # the hub, its proxy
-    # and culler: --stop ends them. subtle: the room weighs against the machine's other
-    # processes as its attendees would alone, not as one (2**18: the kernel's maximum)
+    _write_groups(room, "hub", {"pids": {"cgroup.procs": os.getpid()}})  # --stop ends the hub,
+    # its proxy and culler. subtle: the room weighs against the machine's other processes as
+    # its attendees would alone, not as one (2**18: the kernel's maximum)
     for folder in ("", room):  # all rooms' group, then this room's
         _write_groups(folder, "", {"cpu": {"cpu.shares": min(1024 * args.max_users, 2**18)}})
     closed = next((folder for folder in reversed(homes.parents)  # others cannot pass through
@@ -172,7 +172,7 @@ def run(args) -> int:
           f"bpe-workshop hub --homes {homes} --stop ends the room", flush=True)
     os.chdir(state)  # JupyterHub's database, cookie secret, proxy's pid and passwords.dbm go here
     Path("jupyterhub_config.py").unlink(missing_ok=True)  # older hubs': JupyterHub would load it
-    JupyterHub.instance(config=config).launch_instance([])
+    JupyterHub.instance(config=config).launch_instance([])  # []: not this command's arguments
     return 0
 
 
