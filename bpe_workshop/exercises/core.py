@@ -59,8 +59,7 @@ class CheckResult:
     def __str__(self) -> str:
         return self.message
 
-    def _ipython_display_(self) -> None:
-        # The checker already printed the verdict; showing the result again would repeat it.
+    def _ipython_display_(self) -> None:  # the checker printed the verdict: not again
         pass
 
 
@@ -106,11 +105,6 @@ def shown(value: object) -> str:
     '<an Odd whose repr raised ValueError>'
     """
     return _text_of(repr, value, f"<{a_type(value)} whose repr {{}}>", " ...)")
-
-
-def message_of(err: BaseException) -> str:
-    """An exception's message, cut short like a repr; never raises, never hangs."""
-    return _text_of(str, err, "(its message could not be shown: str {})", " ...")
 
 
 def _text_of(how: Callable, value: object, failed: str, cut: str) -> str:
@@ -230,11 +224,9 @@ class Printed(io.StringIO):
         return text if not text or text.endswith("\n") else text + "\n"  # the verdict on its line
 
 
-class _Run:
-    """One check: the learner's calls, each in :mod:`sandbox`, and the verdict, made here."""
-
-    def __init__(self, **fields):
-        self.__dict__.update(fields)  # check's arguments; cases: argument tuples, fixed first
+class _Run(types.SimpleNamespace):
+    """One check: the learner's calls, each in :mod:`sandbox`, and the verdict, made here. Its
+    fields are check's arguments; ``cases``: argument tuples, fixed first."""
 
     def verdict(self) -> CheckResult:
         # subtle: the answer's process is forked by now, so expected values exist here only
@@ -331,8 +323,8 @@ class _Run:
         if raised:
             err, note = raised[0], ""
             base = next(kind for kind in type(err).__mro__ if kind.__module__ == "builtins")
-            message = message_of(err) if not isinstance(err, SystemExit) else "" \
-                if err.code is None else shown(err.code)
+            message = _text_of(str, err, "(its message could not be shown: str {})", " ...") \
+                if not isinstance(err, SystemExit) else "" if err.code is None else shown(err.code)
             if isinstance(err, NotImplementedError):
                 *_, (frame, _) = traceback.walk_tb(err.__traceback__)
                 helper = frame.f_code  # the function that raised, the learner's or a helper
