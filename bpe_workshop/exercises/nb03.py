@@ -5,6 +5,8 @@ References are ``bpe_workshop.algorithm.by_hand``: a string's characters are its
 
 from __future__ import annotations
 
+import functools
+
 from bpe_workshop.algorithm.by_hand import count_pairs, decompress_by_hand, replace_pairs_by_hand
 from bpe_workshop.exercises.core import CheckResult, check, random_text
 
@@ -37,7 +39,7 @@ def check_pair_counts(pair_counts) -> CheckResult:
     """Exercise: ``my_pair_counts(text) -> {(left, right): count}``, overlapping pairs included."""
     return check(pair_counts, count_pairs, [(text,) for text in TEXTS],
                  generate=lambda rng, size: (random_text(rng, size, "aab"),),
-                 wrong=[(lambda text: {p: text.count("".join(p)) for p in zip(text, text[1:])},
+                 wrong=[(functools.partial(count_pairs, overlapping=False),
                          "count every position: 'aaa' holds ('a', 'a') twice (positions 0-1 and "
                          "1-2). zip(text, text[1:]) walks over all adjacent pairs."),
                         (lambda text: count_pairs(text[:-1]),
@@ -49,10 +51,9 @@ def check_pair_counts(pair_counts) -> CheckResult:
 
 def check_replace_pair(replace_pair) -> CheckResult:
     """Exercise: ``my_replace_pair(text, pair, symbol) -> str``, left to right, no overlaps."""
-    inputs = [("", ("a", "a"), "Z"), ("aa", ("a", "a"), "Z"), ("aaa", ("a", "a"), "Z"),
-              ("aaaa", ("a", "a"), "Z"), ("abc", ("x", "y"), "Z"),
-              ("aaabdaaabac", ("a", "a"), "Z"), ("ZabdZabac", ("a", "b"), "Y"),
-              ("ZYdZYac", ("Z", "Y"), "X"), ("aaabcdaadab", ("a", "a"), "X")]
+    inputs = [*((text, ("a", "a"), "Z") for text in ("", "aa", "aaa", "aaaa", "aaabdaaabac")),
+              ("aaabcdaadab", ("a", "a"), "X"), ("abc", ("x", "y"), "Z"),
+              ("ZabdZabac", ("a", "b"), "Y"), ("ZYdZYac", ("Z", "Y"), "X")]
     return check(replace_pair, reference_replace_pair, inputs,
                  generate=lambda rng, size: (random_text(rng, size, "ab"),
                                              (rng.choice("ab"), rng.choice("ab")), "Z"),
@@ -75,23 +76,16 @@ def check_decompress(decompress) -> CheckResult:
                               ("banana bandana", "MAQZ"), ("aaabdaaabac", "ACB")):
         last = replace_pairs_by_hand(original, symbols=symbols)[-1]
         inputs.append((last.after, last.table))
-
-    def undo(symbols):
-        def decompress(text, table):
-            for symbol in symbols(table):
-                text = text.replace(symbol, table[symbol])
-            return text
-        return decompress
-
-    return check(decompress, decompress_by_hand, inputs, generate=a_compressed_text,
-                 wrong=[(undo(list), "you undid the oldest replacement first, so symbols made "
-                         "later (X = ZY) still hold earlier ones: walk the table in reverse "
-                         "order, e.g. reversed(list(table.items())).",),
-                        (undo(sorted), "the table's order is the order the symbols were made, "
-                         "whatever their letters: undo them last-made first, "
-                         "reversed(list(table.items())), not in alphabetical order.")],
-                 hint="replace each symbol by the pair it stands for, the last replacement of "
-                      "the table first, until only the original letters are left.")
+    # the known wrong orders, as tables that decompress_by_hand (last made first) walks wrongly
+    return check(decompress, decompress_by_hand, inputs, generate=a_compressed_text, wrong=[
+        (lambda text, table: decompress_by_hand(text, dict(reversed(table.items()))),
+         "you undid the oldest replacement first, so symbols made later (X = ZY) still hold "
+         "earlier ones: walk the table in reverse order, e.g. reversed(list(table.items()))."),
+        (lambda text, table: decompress_by_hand(text, dict(sorted(table.items(), reverse=True))),
+         "the table's order is the order the symbols were made, whatever their letters: undo "
+         "them last-made first, reversed(list(table.items())), not in alphabetical order.")],
+        hint="replace each symbol by the pair it stands for, the last replacement of the table "
+             "first, until only the original letters are left.")
 
 
 def check_first_wrong_step(first_wrong_step) -> CheckResult:
