@@ -22,7 +22,7 @@ from pathlib import Path
 
 from bpe_workshop import check as setup_check
 from bpe_workshop.course import hub, site, wheelhouse
-from bpe_workshop.course.series import FIRST, copy_series, folder_argument, reset_notebook
+from bpe_workshop.course.series import FIRST, FOLDER, copy_series, folder_argument, reset_notebook
 
 PROBLEMS = {  # errno -> what it means for a learner's file or folder, and what to do
     errno.EEXIST: "a file is in the way of folder {path}: move it, or name another folder",
@@ -93,8 +93,8 @@ def register_start(subparsers) -> None:
                     "newer one from an upgrade goes beside yours as NAME.new.ipynb. Anything "
                     "after -- goes to Jupyter.",
         epilog="example: bpe-workshop start my-course --port 8890 -- --ServerApp.ip=0.0.0.0")
-    parser.add_argument("folder", nargs="?", type=folder_argument, default="bpe-workshop",
-                        help="where the series lives (default: ./bpe-workshop)")
+    parser.add_argument("folder", nargs="?", type=folder_argument, default=FOLDER,
+                        help=f"where the series lives (default: ./{FOLDER})")
     parser.add_argument("--reset", metavar="NN", help="put notebook NN (e.g. 04) back as the "
                         "release has it; yours is kept as NAME.backup.ipynb")
     parser.add_argument("--port", type=port, help="JupyterLab's port (default: Jupyter's, 8888)")

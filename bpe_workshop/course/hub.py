@@ -48,10 +48,11 @@ import sys
 import time
 from importlib import metadata
 from pathlib import Path
+from types import SimpleNamespace
 from urllib.parse import urlparse
 from urllib.request import url2pathname
 
-from bpe_workshop.course.series import FIRST
+from bpe_workshop.course.series import FIRST, FOLDER
 
 try:  # Unix's: a room is served from Linux; the other commands run on Windows too
     import fcntl
@@ -64,7 +65,7 @@ NAME_PATTERN = r"^[a-z][a-z0-9_-]{0,30}$"  # an attendee's name is also their ac
 GROUP = "bpe-attendees"  # every account this hub made, and only those
 CGROUPS = Path("/sys/fs/cgroup")  # v1: one folder per controller; ours under bpe-workshop/ROOM
 PASSWORD_VARIABLE = "BPE_WORKSHOP_PASSWORD"  # the workshop password, never on a command line
-SERIES_FOLDER = "bpe-workshop"  # in each home, as `bpe-workshop start` names it
+SHORTEST = 8  # characters of any password of the room (FirstUseAuthenticator's minimum)
 LOCAL = ("127.0.0.1", "localhost", "::1")
 
 
@@ -101,12 +102,12 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
-    """Check, set up, print the room's address and passwords, then serve until stopped."""
-    problem = _bad_options(args)
-    code, problem = (2 if problem else 1), problem or _missing()
-    if problem:
-        print(f"bpe-workshop hub: {problem}", file=sys.stderr)
-        return code
+    """Check, set up, print the room's address and passwords, then serve until stopped.
+
+    A refusal is raised, as every command's: ValueError for the command line (exit 2),
+    OSError for this machine or the room (exit 1); ``cli.main`` prints it as one line."""
+    _check_options(args)
+    _check_machine()
     homes, state = args.homes.absolute(), args.homes.absolute() / ".hub"
     homes.mkdir(mode=0o711, parents=True, exist_ok=True)
     state.mkdir(mode=0o700, exist_ok=True)
@@ -122,10 +123,9 @@ def run(args) -> int:
         fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
         lock.seek(0)
-        print(f"bpe-workshop hub: another hub (process {lock.read().strip()}) serves {homes}; "
-              f"one hub per room: use it, or end it with: bpe-workshop hub --homes {homes} "
-              "--stop", file=sys.stderr)
-        return 1
+        raise OSError(f"another hub (process {lock.read().strip()}) serves {homes}; one hub per "
+                      f"room: use it, or end it with: bpe-workshop hub --homes {homes} "
+                      "--stop") from None
     lock.truncate(0)
     print(os.getpid(), file=lock, flush=True)
     _write_groups(room, "hub", {"pids": {"cgroup.procs": os.getpid()}})  # --stop ends the hub,
@@ -135,12 +135,11 @@ def run(args) -> int:
         _write_groups(folder, "", {"cpu": {"cpu.shares": min(1024 * args.max_users, 2**18)}})
     closed = next((folder for folder in reversed(homes.parents)  # others cannot pass through
                    if not folder.stat().st_mode & stat.S_IXOTH), None)
-    problem = (closed and f"attendees cannot reach their homes in {homes}: {closed} lets only "
-               "its owner through; choose --homes under a folder everyone can pass through "
-               "(the default, /home/bpe-workshop, is)") or _attendee_env(args.env.absolute())
-    if problem:
-        print(f"bpe-workshop hub: {problem}", file=sys.stderr)
-        return 1
+    if closed:
+        raise OSError(f"attendees cannot reach their homes in {homes}: {closed} lets only its "
+                      "owner through; choose --homes under a folder everyone can pass through "
+                      "(the default, /home/bpe-workshop, is)")
+    _attendee_env(args.env.absolute())
     subprocess.run(["groupadd", "--force", "--system", GROUP], check=True)
     from jupyterhub.app import JupyterHub
     from jupyterhub.utils import random_port
@@ -158,7 +157,8 @@ def run(args) -> int:
     url = config.JupyterHub.bind_url
     print(f"The room: {url.replace('0.0.0.0', '<this machine>')}\n  attendees' password: "
           f"{saved['password']} (first login only: any name of a-z, 0-9, - and _, this "
-          "password, and a new password of their own, 8 characters or more, in the second box; "
+          f"password, and a new password of their own, {SHORTEST} characters or more, in the "
+          "second box; "
           "later, their own password alone)"
           + (f"\n  instructor's password: {saved['admin_password']} (log in as {args.admin}; "
              "/hub/admin lists the attendees, opens their servers, resets a password by "
@@ -176,58 +176,58 @@ def run(args) -> int:
     return 0
 
 
-def _bad_options(args) -> str | None:
-    """What is wrong with the command line, with the fix; None when nothing is."""
-    if len(os.environ.get(PASSWORD_VARIABLE) or "12345678") < 8:
-        return (f"${PASSWORD_VARIABLE} must be 8 characters or more (JupyterHub's rule); "
-                "choose a longer one, or unset it to get one printed")
+def _check_options(args) -> None:
+    """Refuse a command line that cannot work (ValueError), with the fix."""
+    if len(os.environ.get(PASSWORD_VARIABLE) or "-" * SHORTEST) < SHORTEST:
+        raise ValueError(f"${PASSWORD_VARIABLE} must be {SHORTEST} characters or more (the "
+                         "room's rule for every password); choose a longer one, or unset it to "
+                         "get one printed")
     if (args.ssl_key is None) != (args.ssl_cert is None):
-        return "--ssl-key and --ssl-cert go together: give both, or neither for http"
+        raise ValueError("--ssl-key and --ssl-cert go together: give both, or neither for http")
     if not (args.ssl_key or args.ip in LOCAL or args.plain_http or args.stop):
-        return (f"--ip {args.ip} without TLS would send passwords and notebooks across the "
-                "network in clear: give --ssl-key and --ssl-cert, or --ip 127.0.0.1 behind "
-                "your own https proxy, or --plain-http to accept that")
+        raise ValueError(f"--ip {args.ip} without TLS would send passwords and notebooks across "
+                         "the network in clear: give --ssl-key and --ssl-cert, or --ip "
+                         "127.0.0.1 behind your own https proxy, or --plain-http to accept that")
     if args.admin is not None and not re.fullmatch(NAME_PATTERN, args.admin):
-        return (f"--admin {args.admin!r} cannot be an account name: use lowercase letters, "
-                "digits, - and _, starting with a letter (e.g. teacher)")
+        raise ValueError(f"--admin {args.admin!r} cannot be an account name: use lowercase "
+                         "letters, digits, - and _, starting with a letter (e.g. teacher)")
     if min(args.max_users, args.memory, args.max_processes, args.max_age) <= 0:
-        return ("--max-users, --memory, --max-processes and --max-age take numbers above 0 "
-                "(e.g. --memory 2)")
+        raise ValueError("--max-users, --memory, --max-processes and --max-age take numbers "
+                         "above 0 (e.g. --memory 2)")
     if args.idle < 10:
-        return ("--idle must be 10 minutes or more: a shorter one stops attendees who are "
-                "reading or thinking (and any computation silent that long)")
-    return None
+        raise ValueError("--idle must be 10 minutes or more: a shorter one stops attendees who "
+                         "are reading or thinking (and any computation silent that long)")
 
 
-def _missing() -> str | None:
-    """What stops the hub on this machine, with the fix; None when nothing does."""
+def _check_machine() -> None:
+    """Refuse a machine the hub cannot serve from (OSError), with the fix."""
     if pwd is None:
-        return (f"the classroom hub needs Linux (a cloud VM, a container or WSL), not "
-                f"{sys.platform}: attendees become accounts of the machine")
+        raise OSError(f"the classroom hub needs Linux (a cloud VM, a container or WSL), not "
+                      f"{sys.platform}: attendees become accounts of the machine")
     if os.geteuid() != 0:
-        return ("run it as root (sudo, or in a VM or container): each attendee becomes an "
-                "account of this machine, kept apart by file permissions, and only root can "
-                "make accounts and start servers as them")
+        raise OSError("run it as root (sudo, or in a VM or container): each attendee becomes "
+                      "an account of this machine, kept apart by file permissions, and only "
+                      "root can make accounts and start servers as them")
     try:
         for name in ("jupyterhub", "jupyterhub-idle-culler", "jupyterhub-firstuseauthenticator"):
             metadata.version(name)
     except metadata.PackageNotFoundError:
-        return 'JupyterHub is not installed; install it with: pip install "bpe-workshop[hub]"'
+        raise OSError('JupyterHub is not installed; install it with: pip install '
+                      '"bpe-workshop[hub]"') from None
     if shutil.which("configurable-http-proxy") is None:
-        return ("JupyterHub's proxy is missing; install it with: npm install -g "
-                "configurable-http-proxy (Node.js 20+)")
+        raise OSError("JupyterHub's proxy is missing; install it with: npm install -g "
+                      "configurable-http-proxy (Node.js 20+)")
     if not all((CGROUPS / name / "cgroup.procs").exists() for name in ("memory", "pids", "cpu")):
-        return (f"per-attendee limits need control groups v1 (memory, pids and cpu under "
-                f"{CGROUPS}), which this machine does not offer; on a machine run by systemd, "
-                "The Littlest JupyterHub gives each attendee a systemd unit instead")
-    return None
+        raise OSError(f"per-attendee limits need control groups v1 (memory, pids and cpu under "
+                      f"{CGROUPS}), which this machine does not offer; on a machine run by "
+                      "systemd, The Littlest JupyterHub gives each attendee a systemd unit instead")
 
 
-def _attendee_env(env: Path) -> str | None:
+def _attendee_env(env: Path) -> None:
     """Make sure ``env`` holds this course and JupyterHub's server, runnable by every account.
 
     Made once with Debian's Python (``/usr/bin/python3``) from this install's source: its clone
-    or wheel, else the package index. None when ready, else what went wrong, with the fix.
+    or wheel, else the package index. What went wrong is raised (OSError), with the fix.
     """
     env.parent.mkdir(parents=True, exist_ok=True)
     with open(env.parent / f".{env.name}.lock", "w") as lock:  # two hubs install it once
@@ -245,8 +245,8 @@ def _attendee_env(env: Path) -> str | None:
             python = Path("/usr/bin/python3")
             if not _runs_for_everyone([str(python), "-c", "import sys, venv, ensurepip; "
                                        "sys.exit(sys.version_info < (3, 11))"]):
-                return (f"attendees need {python}, 3.11 or newer, with its venv module; "
-                        "install it with: apt-get install python3 python3-venv")
+                raise OSError(f"attendees need {python}, 3.11 or newer, with its venv module; "
+                              "install it with: apt-get install python3 python3-venv")
             print(f"Installing the course for attendees into {env}, from {source} (once, a "
                   "few minutes: the course's and JupyterHub's wheels, from pip's cache or the "
                   "package index)", flush=True)
@@ -256,14 +256,14 @@ def _attendee_env(env: Path) -> str | None:
                 subprocess.run([str(env / "bin/python"), "-m", "pip", "install", "--quiet",
                                 source, f"jupyterhub=={version}"], check=True)
             except subprocess.CalledProcessError as err:
-                return f"installing into {env} failed ({err}); see pip's message above"
+                raise OSError(f"installing into {env} failed ({err}); see pip's message "
+                              "above") from None
             finally:
                 os.umask(old_umask)
             stamp.write_text(wanted)
     if not _runs_for_everyone([str(env / "bin/jupyterhub-singleuser"), "--version"]):
-        return (f"other accounts cannot run {env}/bin/jupyterhub-singleuser; remove {env} and "
-                "run this command again to make it afresh")
-    return None
+        raise OSError(f"other accounts cannot run {env}/bin/jupyterhub-singleuser; remove {env} "
+                      "and run this command again to make it afresh")
 
 
 def _course_source() -> str:
@@ -364,9 +364,14 @@ def configure(c, args, saved: dict, room: str) -> None:
             if not problem and first and not secrets.compare_digest(
                     data["password"].encode(), saved["password"].encode()):
                 problem = "Invalid username or password."
-            elif not problem and first and len(own) < 8:
+            elif not problem and first and len(own) < SHORTEST:
                 problem = (f"{name} is new here: type the workshop's password, and a password "
-                           "of your own (8 characters or more) in the second box")
+                           f"of your own ({SHORTEST} characters or more) in the second box")
+            elif not problem and first and not self.system_user_exists(SimpleNamespace(name=name)):
+                try:  # the account now: a failed useradd is said on the login page, not a 500
+                    self.add_system_user(SimpleNamespace(name=name))
+                except RuntimeError as err:  # useradd's words, and what to do
+                    problem = f"No account could be made for {name} ({err}); tell the instructor"
             answer = None if problem else await super().authenticate(  # FirstUse stores a
                 handler, {**data, "password": own} if first else data)  # first one, or checks
             if wait <= 0:
@@ -378,13 +383,6 @@ def configure(c, args, saved: dict, room: str) -> None:
             if problem := _not_ours(user.name):
                 raise web.HTTPError(403, problem)
             return super().system_user_exists(user)
-
-        def add_system_user(self, user):
-            try:
-                super().add_system_user(user)
-            except RuntimeError as err:  # useradd's words, and what to do
-                raise web.HTTPError(503, f"No account could be made for {user.name} ({err}); "
-                                    "tell the instructor") from err
 
     limits = {"memory": {"memory.limit_in_bytes": int(args.memory * 2**30)},  # each attendee's;
               "pids": {"pids.max": args.max_processes}, "cpu": {}}  # cpu: an equal share
@@ -421,7 +419,7 @@ def configure(c, args, saved: dict, room: str) -> None:
     c.Authenticator.admin_users = {admin} if admin else set()
     c.Authenticator.request_otp = True  # the login page's second box: a first login's own
     c.Authenticator.otp_prompt = "Your own password (first login only):"
-    c.FirstUseAuthenticator.min_password_length = 8
+    c.FirstUseAuthenticator.min_password_length = SHORTEST
     c.LocalAuthenticator.create_system_users = True
     c.LocalAuthenticator.add_user_cmd = [  # JupyterHub appends the name
         "useradd", "--create-home", "--home-dir", f"{homes}/USERNAME", "--key", "HOME_MODE=0700",
@@ -433,7 +431,7 @@ def configure(c, args, saved: dict, room: str) -> None:
                              "JUPYTERHUB_ACTIVITY_INTERVAL": "60",
                              # the attendee's own temporary files and tiktoken's cache in them
                              "TMPDIR": lambda spawner: str(homes / spawner.user.name / ".tmp")}
-    c.Spawner.default_url = f"/lab/tree/{SERIES_FOLDER}/{FIRST}"
+    c.Spawner.default_url = f"/lab/tree/{FOLDER}/{FIRST}"
     c.Spawner.start_timeout = c.Spawner.http_timeout = 300  # a room logs in all at once
     c.Spawner.args = [  # each notebook opened keeps a kernel: idle ones go, as idle servers do
         f"--MappingKernelManager.cull_idle_timeout={args.idle * 60}",
@@ -443,8 +441,8 @@ def configure(c, args, saved: dict, room: str) -> None:
         """The pre-spawn step: the attendee's copy of the series and temporary folder, made as
         the attendee (root never writes into a home); a failure stops the login with its words."""
         home, account = homes / spawner.user.name, pwd.getpwnam(spawner.user.name)
-        for command in ([f"{env}/bin/bpe-workshop", "start", str(home / SERIES_FOLDER),
-                         "--no-lab"], ["/bin/mkdir", "-p", str(home / ".tmp")]):
+        for command in ([f"{env}/bin/bpe-workshop", "start", "--no-lab"],  # into home/FOLDER
+                        ["/bin/mkdir", "-p", str(home / ".tmp")]):
             process = await asyncio.create_subprocess_exec(
                 *command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, cwd=home,
                 user=account.pw_uid, group=account.pw_gid, extra_groups=[],

@@ -30,6 +30,7 @@ from bpe_workshop.files.corpora import SERIES_ROOT
 
 SERIES = SERIES_ROOT / "notebooks"  # the notebooks this release carries
 FIRST = "00_why_tokenization.ipynb"  # where JupyterLab opens
+FOLDER = "bpe-workshop"  # the learner's copy when no folder is named (each attendee's on a hub)
 MANIFEST = ".bpe-workshop.json"  # {"files": {name: sha256 as copied}} in the learner's folder
 BUILT = SERIES_ROOT / "series.sha256"  # "<sha256>  notebooks/NAME" lines, made with the wheel
 

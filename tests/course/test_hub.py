@@ -68,10 +68,10 @@ EDITED = f"{SERIES}/04_byte_level_bpe.ipynb"  # the notebook the attendees chang
 class Room:
     """A hub on a fresh folder; ``join`` logs an attendee in and opens a kernel."""
 
-    def __init__(self, *options: str):
+    def __init__(self, *options: str, homes: Path | None = None):
         self.folder = Path(tempfile.mkdtemp(prefix=f"{PREFIX}room-"))
         self.folder.chmod(0o711)  # attendees pass through to their homes, and see nothing else
-        self.homes, self.options = self.folder / "homes", options
+        self.homes, self.options = homes or self.folder / "homes", options
         self.attendees, self.kernels, self.trained, self.own = {}, {}, {}, {}
         self.password = f"room-{uuid.uuid4().hex[:8]}"  # given as the command is: in $ENV
         self.hub = bench_hub.Hub(self.homes, *options, password=self.password)
@@ -104,6 +104,9 @@ class Room:
         self.hub.end()
         bench_hub.remove_accounts(names)
         shutil.rmtree(self.folder)
+        if not self.homes.is_relative_to(self.folder):  # the machine's own homes: ours only
+            shutil.rmtree(self.homes / ".hub")
+            self.hub.log.unlink()
 
 
 @pytest.fixture(scope="session")  # once per test process, whichever file it runs next
@@ -128,6 +131,19 @@ def quiet_room():
         yield room
     finally:
         room.close([QUIET])
+
+
+@pytest.fixture
+def machine_room():
+    """A room whose homes are the machine's own, ``--homes /home``, as on a cloud VM."""
+    if Path("/home/.hub").exists():
+        raise RuntimeError("a hub's state is in /home/.hub already: this test would take over "
+                           "its room; run it on a machine with no room in /home")
+    room = Room(homes=Path("/home"))
+    try:
+        yield room
+    finally:
+        room.close([])
 
 
 @pytest.fixture(scope="session")
@@ -210,6 +226,53 @@ def test_an_existing_account_of_the_machine_is_never_served(room):
         assert not [p for p in psutil.process_iter(["uids"]) if p.info["uids"].real == uid]
     finally:
         bench_hub.remove_accounts([name])
+
+
+def test_with_the_machines_homes_an_existing_account_is_refused_and_its_files_unread(
+        machine_room):
+    """``--homes /home``: an account of the machine whose home is where attendees' go (as
+    ``ubuntu``'s is on a cloud VM) is not served, and nothing reads or adds to its home."""
+    name, home = f"{PREFIX}ubu", machine_room.homes / f"{PREFIX}ubu"
+    subprocess.run(["useradd", "--create-home", name], check=True)  # home: /home/NAME
+    try:
+        account = pwd.getpwnam(name)
+        assert Path(account.pw_dir) == home
+        private = home / "private.txt"
+        private.write_text("the account's own secret")
+        os.chown(private, account.pw_uid, account.pw_gid)
+        private.chmod(0o600)
+        written = private.stat().st_mtime_ns  # an access time before it: a read would move it
+        os.utime(private, ns=(written - 3600 * 10**9, written))
+        before = sorted(path.name for path in home.iterdir())
+        probe = bench_hub.Attendee(machine_room.hub.url, name, machine_room.password,
+                                   own="anything-1")
+        assert not probe.login()
+        assert f"{name} is an account of this machine that this hub did not make" in (
+            probe.refusal)
+        assert sorted(path.name for path in home.iterdir()) == before  # no series, no .tmp
+        assert private.stat().st_atime_ns == written - 3600 * 10**9
+        assert not [p for p in psutil.process_iter(["uids"])
+                    if p.info["uids"].real == account.pw_uid]
+    finally:
+        bench_hub.remove_accounts([name])
+        shutil.rmtree(home)
+
+
+def test_a_failed_useradd_reaches_the_attendee_as_a_sentence(room):
+    """useradd fails for real: the new name's home is a link to a folder that does not exist,
+    so useradd cannot make it (it exits 12)."""
+    name = f"{PREFIX}hal"
+    home = room.homes / name
+    home.symlink_to(room.folder / "nowhere" / name)
+    try:
+        probe = bench_hub.Attendee(room.hub.url, name, room.password, own="hals-own-1")
+        assert not probe.login()
+        assert f"No account could be made for {name}" in probe.refusal
+        assert "cannot create directory" in probe.refusal  # useradd's own words
+        assert "tell the instructor" in probe.refusal
+    finally:
+        bench_hub.remove_accounts([name])
+        home.unlink()
 
 
 def test_an_attendee_cannot_read_or_change_anothers_files(room):
