@@ -59,13 +59,14 @@ def check_get_stats(func) -> CheckResult:
                  hint=f"every position i with a neighbour i+1 gives one pair; {overlap}")
 
 
-def merge_matching(matches):
-    """A merge that takes ``matches(ids, i, pair)`` for a match: the known wrong ones."""
+def merge_matching(matches, step=2):
+    """A known wrong merge: ``matches(ids, i, pair)`` says where a match is, ``step`` how far
+    it moves on after one."""
     def merge(ids, pair, new_id):
         out, i = [], 0
         while i < len(ids):
             if i + 1 < len(ids) and matches(ids, i, pair):
-                out, i = [*out, new_id], i + 2
+                out, i = [*out, new_id], i + step
             else:
                 out, i = [*out, ids[i]], i + 1
         return out
@@ -76,11 +77,11 @@ def check_merge(func) -> CheckResult:
     """Check ``func(ids, pair, new_id) -> list`` against ``textbook.merge``."""
     # ids of several digits next to the pair catch a merge done on the ids written as text:
     # "11 2" contains "1 2", so a string replace turns [11, 2] into [1256].
-    inputs = [([], (1, 2), 256), ([1], (1, 2), 256), ([1, 2], (1, 2), 256),
-              ([2, 1], (1, 2), 256), ([1, 2, 3, 1, 2], (1, 2), 4),
-              ([11, 2], (1, 2), 256), ([1, 21], (1, 2), 256), ([31, 2, 1, 2, 17], (1, 2), 256),
+    inputs = [*((ids, (1, 2), 256) for ids in ([], [1], [1, 2], [2, 1], [11, 2], [1, 21],
+                                                [31, 2, 1, 2, 17])),
               ([97, 97, 97], (97, 97), 256), ([97, 97, 97, 97], (97, 97), 256),
-              ([2, 2, 8, 9, 5, 3, 8, 9], (8, 9), 257), ([1, 2, 1, 2, 1], (2, 1), 300)]
+              ([1, 2, 3, 1, 2], (1, 2), 4), ([2, 2, 8, 9, 5, 3, 8, 9], (8, 9), 257),
+              ([1, 2, 1, 2, 1], (2, 1), 300)]
 
     def hint(args, expected, got):
         ids, pair, new_id = args
@@ -95,20 +96,19 @@ def check_merge(func) -> CheckResult:
                 "copy the id and move one place on. Do not forget the last id.")
 
     both = "a match needs BOTH ids in the pair's order: ids[i] == pair[0] and ids[i + 1] == pair[1]"
-    return check(func, merge, inputs, hint=hint,
-                 generate=lambda rng, size: (some_ids(rng, size), (rng.choice((1, 2)), 2), 256),
-                 wrong=[(merge_matching(lambda ids, i, pair: ids[i] == pair[0]),
-                         f"you matched on the left id alone: {both}."),
-                        (merge_matching(lambda ids, i, pair: {ids[i], ids[i + 1]} == set(pair)),
-                         f"you matched the pair in either order: {both}."),
-                        (lambda ids, pair, new_id: [new_id if (a, b) == pair else a
-                                                    for a, b in zip(ids, [*ids[1:], None])],
-                         "after a match, skip BOTH ids of the pair, and do not let a used id "
-                         "start a second match: [97, 97, 97] with (97, 97) gives [256, 97]."),
-                        (lambda ids, pair, new_id: [int(i) for i in " ".join(map(str, ids)).replace(
-                            f"{pair[0]} {pair[1]}", str(new_id)).split()],
-                         "you joined the ids into a string and replaced there: the text '1 21' "
-                         "contains '1 2'. Work on the list, comparing whole ids.")])
+    return check(func, merge, inputs, hint=hint, wrong=[
+        (merge_matching(lambda ids, i, pair: ids[i] == pair[0]),
+         f"you matched on the left id alone: {both}."),
+        (merge_matching(lambda ids, i, pair: {ids[i], ids[i + 1]} == set(pair)),
+         f"you matched the pair in either order: {both}."),
+        (merge_matching(lambda ids, i, pair: (ids[i], ids[i + 1]) == pair, step=1),
+         "after a match, skip BOTH ids of the pair, and do not let a used id start a second "
+         "match: [97, 97, 97] with (97, 97) gives [256, 97]."),
+        (lambda ids, pair, new_id: [int(i) for i in " ".join(map(str, ids)).replace(
+            f"{pair[0]} {pair[1]}", str(new_id)).split()],
+         "you joined the ids into a string and replaced there: the text '1 21' contains '1 2'. "
+         "Work on the list, comparing whole ids.")],
+        generate=lambda rng, size: (some_ids(rng, size), (rng.choice((1, 2)), 2), 256))
 
 
 def check_decode(func) -> CheckResult:
@@ -160,27 +160,25 @@ def check_encode(func) -> CheckResult:
               ("cabbba", {(98, 98): 256, (98, 97): 257, (97, 98): 258})]  # latest pair differ
 
     smallest = "merge the present pair with the smallest rank (merges[pair], the earliest learned)"
-    return check(func, reference_encode, inputs, hint=lambda args, expected, got: (
-        "when no present pair is in merges, every rank is infinity and min() still returns one "
-        "of them: check `if pair not in merges: break` before merges[pair]."
-        if isinstance(got, Raised) and isinstance(got.error, KeyError) else
-        f"start from list(text.encode('utf-8')); repeatedly {smallest}; stop when no present "
-        "pair is in merges."),
-                 generate=lambda rng, size: (random_text(rng, size, "aAbc é"),
-                                             random_merges(rng, size)),
-                 wrong=[(lambda text, merges: list(text.encode("utf-8")),
-                         "no merge was applied: look up each present pair in merges and merge "
-                         "the best one."),
-                        (from_code_points, UTF8),
-                        (encode_by(lambda pairs, ids, merges: max(pairs, key=get_stats(ids).get)),
-                         f"you merged the most frequent pair: {smallest}, however often it "
-                         "occurs."),
-                        (encode_by(lambda pairs, ids, merges: max(pairs, key=merges.get)),
-                         f"you merged the latest learned pair first: {smallest}; min, not max."),
-                        (encode_by(lambda pairs, ids, merges: pairs[0]), "you merged the "
-                         f"leftmost pair that is in merges: {smallest}, wherever it stands."),
-                        (encode_by(again=False), "you merged only once: repeat (a while loop) "
-                         "until no present pair is in merges.")])
+    return check(func, reference_encode, inputs, wrong=[
+        (lambda text, merges: list(text.encode("utf-8")),
+         "no merge was applied: look up each present pair in merges and merge the best one."),
+        (from_code_points, UTF8),
+        (encode_by(lambda pairs, ids, merges: max(pairs, key=get_stats(ids).get)),
+         f"you merged the most frequent pair: {smallest}, however often it occurs."),
+        (encode_by(lambda pairs, ids, merges: max(pairs, key=merges.get)),
+         f"you merged the latest learned pair first: {smallest}; min, not max."),
+        (encode_by(lambda pairs, ids, merges: pairs[0]),
+         f"you merged the leftmost pair that is in merges: {smallest}, wherever it stands."),
+        (encode_by(again=False),
+         "you merged only once: repeat (a while loop) until no present pair is in merges.")],
+        generate=lambda rng, size: (random_text(rng, size, "aAbc é"), random_merges(rng, size)),
+        hint=lambda args, expected, got: (
+            "when no present pair is in merges, every rank is infinity and min() still returns "
+            "one of them: check `if pair not in merges: break` before merges[pair]."
+            if isinstance(got, Raised) and isinstance(got.error, KeyError) else
+            f"start from list(text.encode('utf-8')); repeatedly {smallest}; stop when no present "
+            "pair is in merges."))
 
 
 def check_build_vocab(func) -> CheckResult:
@@ -207,26 +205,24 @@ def check_encode_chunks(func) -> CheckResult:
     # (256, 32) = 'aa ' never occurs inside a GPT-2 chunk (chunks start with the space: ' aa'),
     # so it can only be applied by an encoder that forgets to split first.
     merges = {(97, 97): 256, (256, 32): 257, (32, 256): 258, (195, 169): 259}  # 259: é
-    inputs = [("", merges, GPT2_PATTERN), ("aa", merges, GPT2_PATTERN),
-              ("aa aa", merges, GPT2_PATTERN), ("aa aa aa", merges, GPT2_PATTERN),
-              ("aa, aa!", merges, GPT2_PATTERN), ("aa aa", merges, r"\S+|\s+"),
-              ("café 你", merges, GPT2_PATTERN), ("aé aa", merges, r"\S+|\s+")]
-    return check(func, reference_encode_chunks, inputs, hint=lambda args, expected, got: (
-        "Python's re does not know \\p{L} (a letter): split_text(text, pattern) uses the "
-        "third-party regex module, which does." if "bad escape \\p" in str(got) else
-        "split_text(text, pattern), encode each chunk with your encode, concatenate the ids."),
-                 generate=lambda rng, size: (random_text(rng, size, "aab ,é你"),
-                                             random_merges(rng, size), rng.choice(PATTERNS)),
-                 wrong=[(lambda text, merges, pattern: reference_encode(text, merges),
-                         "a merge joined bytes across a chunk boundary: split the text with the "
-                         "pattern first (split_text(text, pattern)) and encode each chunk on "
-                         "its own."),
-                        (lambda text, merges, pattern: [i for chunk in text.split(" ") for i in
-                                                        reference_encode(chunk, merges)],
-                         "you split on ' ', losing the spaces: split_text(text, pattern)."),
-                        (lambda text, merges, pattern: [i for chunk in split_text(
-                            text, pattern) for i in from_code_points(chunk, merges)], UTF8),
-                        (lambda text, merges, pattern: reference_encode_chunks(text, merges,
-                                                                               GPT2_PATTERN),
-                         "you split with GPT-2's pattern, not with the pattern you are given: "
-                         "split_text(text, pattern).")])
+    inputs = [*((text, merges, GPT2_PATTERN) for text in ("", "aa", "aa aa", "aa aa aa", "aa, aa!",
+                                                          "café 你")),
+              ("aa aa", merges, r"\S+|\s+"), ("aé aa", merges, r"\S+|\s+")]
+    return check(func, reference_encode_chunks, inputs, wrong=[
+        (lambda text, merges, pattern: reference_encode(text, merges),
+         "a merge joined bytes across a chunk boundary: split the text with the pattern first "
+         "(split_text(text, pattern)) and encode each chunk on its own."),
+        (lambda text, merges, pattern: [i for chunk in text.split(" ")
+                                        for i in reference_encode(chunk, merges)],
+         "you split on ' ', losing the spaces: split_text(text, pattern)."),
+        (lambda text, merges, pattern: [i for chunk in split_text(text, pattern)
+                                        for i in from_code_points(chunk, merges)], UTF8),
+        (lambda text, merges, pattern: reference_encode_chunks(text, merges, GPT2_PATTERN),
+         "you split with GPT-2's pattern, not with the pattern you are given: "
+         "split_text(text, pattern).")],
+        generate=lambda rng, size: (random_text(rng, size, "aab ,é你"), random_merges(rng, size),
+                                    rng.choice(PATTERNS)),
+        hint=lambda args, expected, got: (
+            "Python's re does not know \\p{L} (a letter): split_text(text, pattern) uses the "
+            "third-party regex module, which does." if "bad escape \\p" in str(got) else
+            "split_text(text, pattern), encode each chunk with your encode, concatenate the ids."))
