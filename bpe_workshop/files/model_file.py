@@ -23,7 +23,6 @@ import math
 import os
 import re
 import secrets
-import shutil
 import stat
 import sys
 import time
@@ -320,28 +319,43 @@ def _write_all(files: list[tuple[Path, str]]) -> None:
             temp.unlink(missing_ok=True)
 
 
+try:  # the save lock is the system's: it lets go when the saving process ends, even killed
+    from fcntl import LOCK_EX, LOCK_NB, flock
+
+    def _try_lock(fd: int) -> None:
+        flock(fd, LOCK_EX | LOCK_NB)  # BlockingIOError while another save holds it
+except ImportError:  # Windows
+    import msvcrt
+
+    def _try_lock(fd: int) -> None:
+        msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)  # PermissionError while another save holds it
+
+
 @contextlib.contextmanager
 def _locked(folder: Path, wait: float = 30.0):
-    """Hold the folder's save lock, a folder holding a file named after the saving process.
+    """Hold the folder's save lock: the file ``.bpe-save.lock``, locked through the system, so
+    a killed save's lock is free at once. The save removes it at the end.
 
-    A lock whose process is gone (a killed save) is taken over; a wait past a second is told on
-    stderr and one past ``wait`` seconds gives up, each naming the lock.
+    A wait past a second is told on stderr and one past ``wait`` seconds gives up, each naming
+    the lock.
     """
     lock, start, tell_after = folder / ".bpe-save.lock", time.monotonic(), 1.0
     while True:
-        with contextlib.suppress(FileExistsError):
-            lock.mkdir()
-            (lock / str(os.getpid())).touch()
-            break
-        if lock.is_file():
+        if lock.is_dir():
             raise FileExistsError(f"{str(lock)!r} is in the way of the save lock; delete it")
-        with contextlib.suppress(OSError):  # released meanwhile, or not ours to ask: wait on
-            if _left_behind(lock, wait):
-                shutil.rmtree(lock)
+        fd = os.open(lock, os.O_RDONLY | os.O_CREAT)  # reading is enough to lock it
+        try:
+            _try_lock(fd)
+            # subtle: a save that ends removes the file it locked; the lock is the file there now
+            if os.path.samestat(os.fstat(fd), os.stat(lock)):
+                break
+        except (BlockingIOError, PermissionError, FileNotFoundError):  # held, or just removed
+            pass
+        os.close(fd)
         waited = time.monotonic() - start
         if waited > wait:
-            raise TimeoutError(f"another save in {str(folder)!r} has held its lock for "
-                               f"{wait:.0f} s; if none is running, delete {str(lock)!r}")
+            raise TimeoutError(f"another save in {str(folder)!r} has held its lock "
+                               f"{str(lock)!r} for {wait:.0f} s; let it finish, then save again")
         if waited > tell_after:
             print(f"waiting for another save in {str(folder)!r} to finish (its lock: "
                   f"{str(lock)!r})", file=sys.stderr)
@@ -350,20 +364,9 @@ def _locked(folder: Path, wait: float = 30.0):
     try:
         yield
     finally:
-        shutil.rmtree(lock, ignore_errors=True)
-
-
-def _left_behind(lock: Path, wait: float) -> bool:
-    """Whether the save holding ``lock`` is gone: its process has ended (asked on POSIX) or,
-    with no process to ask (no id in the lock yet, or Windows), the lock is over ``wait`` s old."""
-    pids = [int(name) for name in os.listdir(lock) if name.isdigit()]
-    if not pids or os.name != "posix":
-        return time.time() - lock.stat().st_mtime > wait
-    try:
-        os.kill(pids[0], 0)  # signal 0 only asks whether the process exists
-    except ProcessLookupError:
-        return True
-    return False
+        with contextlib.suppress(OSError):  # Windows: not while another save has it open
+            lock.unlink()
+        os.close(fd)
 
 
 def read_guarded(path: Path, what: str, max_bytes: int, fix: str,
