@@ -32,41 +32,37 @@ def reference_apply_merges(word: str, merges: list[tuple[str, str]]) -> list[str
     return WordLevelBPE(set(word), merges).tokenize(word)
 
 
-def word_table_by(order=None, words=str.split):
-    """A word table whose words come from ``words`` and whose keys are put in ``order``."""
-    def word_table(text):
-        table = {" ".join([*word, "</w>"]): n for word, n in Counter(words(text)).items()}
-        return dict(sorted(table.items(), key=order)) if order else table
-    return word_table
-
-
 def check_word_table(func) -> CheckResult:
     """Check ``func(text) -> {"t h i s </w>": 3, ...}`` against ``word_paper.word_vocab``."""
-    inputs = [("",), ("a",), ("low low",), ("low lower",), ("  low\n low\tlower ",),
-              ("c b b a",), ("The end. the end!",),
-              ("this is a test this test is only a test a test this is",)]
+    inputs = [(text,) for text in ("", "a", "low low", "low lower", "  low\n low\tlower ",
+                                   "c b b a", "The end. the end!",
+                                   "this is a test this test is only a test a test this is")]
     words = ("low", "Low", "low.", "new", "a", "it's", "b")
-    return check(func, word_vocab, inputs,
-                 same=lambda args, expected, got: expected == got and list(expected) == list(got),
-                 generate=lambda rng, size: ("".join(rng.choice(words) + rng.choice("  \n\t")
-                                                     for _ in range(rng.randint(0, size))),),
-                 wrong=[(word_table_by(words=lambda text: text.split(" ")),
-                         "split on any whitespace with text.split() (text.split(' ') keeps "
-                         "empty strings and line breaks)."),
-                        (word_table_by(lambda item: -item[1]), "keep the words in first-seen "
-                         "order (a dict keeps the order you insert; most_common() sorts by "
-                         "count)."),
-                        (word_table_by(lambda item: item[0]), "keep the words in first-seen "
-                         "order, not sorted."),
-                        (word_table_by(words=lambda text: text.lower().split()),
-                         "keep the text as it is: 'The' and 'the' are two different words here."),
-                        (word_table_by(words=lambda text: re.findall(r"\w+", text)),
-                         "split on whitespace only (text.split()): punctuation stays part of "
-                         "its word, 'end.' is 'e n d . </w>'."),
-                        (lambda text: {" ".join(w + "</w>"): n for w, n in Counter(
-                            text.split()).items()}, MARK)],
-                 hint="one key per distinct word, in first-seen order: its characters and '</w>' "
-                      "joined by single spaces; the value is how often the word occurs.")
+
+    def table_by(order=None, split=str.split, spell=lambda word: [*word, "</w>"]):
+        """A known wrong word table: the words of ``split(text)``, each key ``spell(word)``
+        joined by spaces, the keys put in ``order``."""
+        def word_table(text):
+            table = {" ".join(spell(word)): n for word, n in Counter(split(text)).items()}
+            return dict(sorted(table.items(), key=order)) if order else table
+        return word_table
+
+    return check(func, word_vocab, inputs, wrong=[
+        (table_by(split=lambda text: text.split(" ")), "split on any whitespace with text.split() "
+         "(text.split(' ') keeps empty strings and line breaks)."),
+        (table_by(lambda item: -item[1]), "keep the words in first-seen order (a dict keeps the "
+         "order you insert; most_common() sorts by count)."),
+        (table_by(lambda item: item[0]), "keep the words in first-seen order, not sorted."),
+        (table_by(split=lambda text: text.lower().split()),
+         "keep the text as it is: 'The' and 'the' are two different words here."),
+        (table_by(split=lambda text: re.findall(r"\w+", text)), "split on whitespace only "
+         "(text.split()): punctuation stays part of its word, 'end.' is 'e n d . </w>'."),
+        (table_by(spell=lambda word: word + "</w>"), MARK)],
+        same=lambda args, expected, got: expected == got and list(expected) == list(got),
+        generate=lambda rng, size: ("".join(rng.choice(words) + rng.choice("  \n\t")
+                                            for _ in range(rng.randint(0, size))),),
+        hint="one key per distinct word, in first-seen order: its characters and '</w>' joined by "
+             "single spaces; the value is how often the word occurs.")
 
 
 def check_apply_merges(func) -> CheckResult:
