@@ -33,6 +33,11 @@ from bpe_workshop.algorithm.textbook import Pair
 from bpe_workshop.algorithm.word_records import END_OF_WORD
 from bpe_workshop.token_text import bytes_label
 
+if os.name == "nt":  # the save lock: msvcrt's on Windows, flock elsewhere
+    import msvcrt
+else:
+    import fcntl
+
 BYTE_LEVEL_HEADER = "bpe-workshop byte-level v1"
 WORD_LEVEL_HEADER = "bpe-workshop word-level v1"
 OLD_WORD_LEVEL_HEADER = "bpe-workshop word-level 1"  # written by release 0.1.0
@@ -319,22 +324,11 @@ def _write_all(files: list[tuple[Path, str]]) -> None:
             temp.unlink(missing_ok=True)
 
 
-try:  # the save lock is the system's: it lets go when the saving process ends, even killed
-    from fcntl import LOCK_EX, LOCK_NB, flock
-
-    def _try_lock(fd: int) -> None:
-        flock(fd, LOCK_EX | LOCK_NB)  # BlockingIOError while another save holds it
-except ImportError:  # Windows
-    import msvcrt
-
-    def _try_lock(fd: int) -> None:
-        msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)  # PermissionError while another save holds it
-
-
 @contextlib.contextmanager
 def _locked(folder: Path, wait: float = 30.0):
-    """Hold the folder's save lock: the file ``.bpe-save.lock``, locked through the system, so
-    a killed save's lock is free at once. The save removes it at the end.
+    """Hold the folder's save lock: the file ``.bpe-save.lock``, locked through the system
+    (``flock``; ``msvcrt.locking`` on Windows), which lets go when the saving process ends, so a
+    killed save's lock is free at once. The save removes the file at the end.
 
     A wait past a second is told on stderr and one past ``wait`` seconds gives up, each naming
     the lock.
@@ -345,7 +339,10 @@ def _locked(folder: Path, wait: float = 30.0):
             raise FileExistsError(f"{str(lock)!r} is in the way of the save lock; delete it")
         fd = os.open(lock, os.O_RDONLY | os.O_CREAT)  # reading is enough to lock it
         try:
-            _try_lock(fd)
+            if os.name == "nt":
+                msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
+            else:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             # subtle: a save that ends removes the file it locked; the lock is the file there now
             if os.path.samestat(os.fstat(fd), os.stat(lock)):
                 break
