@@ -26,9 +26,6 @@ from bpe_workshop.validation import require_int, require_number, require_str
 EXCLUDED_STDLIB_DIRS = frozenset({"site-packages", "dist-packages", "test", "tests", "idlelib",
                                   "lib2to3", "__pycache__"})
 
-# The line written before each file in load_stdlib_code, e.g. "# ---- file: json/decoder.py".
-STDLIB_HEADER = "# ---- file: {relative_path}\n"
-
 _PACKAGE = Path(__file__).parents[1]  # holds data/ and notebooks/ in a wheel (the build maps them)
 SERIES_ROOT = _PACKAGE if (_PACKAGE / "data").is_dir() else _PACKAGE.parent  # else a clone's top
 _DATA_DIR = SERIES_ROOT / "data"
@@ -195,7 +192,7 @@ def load_stdlib_code(max_bytes: int = 200_000) -> str:
     size = 0  # UTF-8 bytes in pieces so far
     for relative, path in selection:
         source = path.read_bytes().decode("utf-8").removesuffix("\n") + "\n"
-        piece = STDLIB_HEADER.format(relative_path=relative) + source
+        piece = f"# ---- file: {relative}\n" + source
         piece_size = len(piece.encode("utf-8"))
         if size + piece_size > max_bytes:
             continue  # subtle: skip a file that does not fit; a smaller one later may still fit
