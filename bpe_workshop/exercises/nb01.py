@@ -17,12 +17,12 @@ def reference_count_bytes(text: str) -> int:
     return len(text.encode("utf-8"))
 
 
-def reference_utf8_length(code_point: int) -> int:
-    return len(chr(code_point).encode("utf-8", errors="surrogatepass"))
-
-
 def reference_encode_utf8(code_point: int) -> bytes:
     return chr(code_point).encode("utf-8", errors="surrogatepass")
+
+
+def reference_utf8_length(code_point: int) -> int:
+    return len(reference_encode_utf8(code_point))
 
 
 def a_code_point(rng, size):
@@ -33,11 +33,10 @@ def a_code_point(rng, size):
 
 def check_count_bytes(count_bytes) -> CheckResult:
     """Exercise: ``my_count_bytes(text) -> int``, the length of ``text`` in UTF-8."""
-    return check(count_bytes, reference_count_bytes, [(text,) for text in TEXTS],
-                 generate=lambda rng, size: (random_text(rng, size),),
-                 wrong=[(len, "that is the number of characters; encode the text to UTF-8 bytes "
-                         "first.")],
-                 hint="text.encode('utf-8') gives a bytes object; count its items.")
+    return check(count_bytes, reference_count_bytes, [(text,) for text in TEXTS], wrong=[
+        (len, "that is the number of characters; encode the text to UTF-8 bytes first.")],
+        generate=lambda rng, size: (random_text(rng, size),),
+        hint="text.encode('utf-8') gives a bytes object; count its items.")
 
 
 def check_utf8_length(utf8_length) -> CheckResult:

@@ -38,25 +38,22 @@ def a_text(rng, size):
 
 def check_gpt2_split(gpt2_split) -> CheckResult:
     """Exercise: ``my_gpt2_split(text) -> list[str]`` with GPT-2's pattern."""
-    def hint(args, expected, got):
-        if isinstance(got, list) and "".join(map(str, got)) != args[0]:
-            return "the chunks must join back to the text exactly, every space and character kept."
-        return "regex.findall(GPT2_PATTERN, text), with the third-party `regex` module."
-
-    return check(gpt2_split, reference_gpt2_split, [(text,) for text in TEXTS], hint=hint,
-                 generate=a_text, wrong=[(str.split, "the chunks must join back to the text "
-                                          "exactly: use findall, not split.")])
+    return check(gpt2_split, reference_gpt2_split, [(text,) for text in TEXTS], wrong=[
+        (str.split, "the chunks must join back to the text exactly: use findall, not split.")],
+        generate=a_text, hint=lambda args, expected, got: (
+            "the chunks must join back to the text exactly, every space and character kept."
+            if isinstance(got, list) and "".join(map(str, got)) != args[0] else
+            "regex.findall(GPT2_PATTERN, text), with the third-party `regex` module."))
 
 
 def check_number_chunks(number_chunks) -> CheckResult:
     """Exercise: ``my_number_chunks(text) -> list[str]``, numbers cut into groups of 1-3 digits."""
-    return check(number_chunks, reference_number_chunks, [(text,) for text in NUMBER_TEXTS],
-                 generate=a_text,
-                 wrong=[(lambda text: regex.findall(r"\d{1,3}", text),
-                         "\\d matches decimal digits only; \\p{N} matches every number "
-                         "character, also ½, ² and Ⅻ: use \\p{N}{1,3}.")],
-                 hint="GPT-4's pattern uses \\p{N}{1,3}: at most three number characters, taken "
-                      "from the left. \\p{N} also matches ½, ² and the digits of other scripts.")
+    return check(number_chunks, reference_number_chunks, [(text,) for text in NUMBER_TEXTS], wrong=[
+        (lambda text: regex.findall(r"\d{1,3}", text), "\\d matches decimal digits only; \\p{N} "
+         "matches every number character, also ½, ² and Ⅻ: use \\p{N}{1,3}.")],
+        generate=a_text,
+        hint="GPT-4's pattern uses \\p{N}{1,3}: at most three number characters, taken from the "
+             "left. \\p{N} also matches ½, ² and the digits of other scripts.")
 
 
 def check_chunk_ids(chunk_ids) -> CheckResult:

@@ -37,16 +37,14 @@ def first_wrong_published_step() -> int:
 
 def check_pair_counts(pair_counts) -> CheckResult:
     """Exercise: ``my_pair_counts(text) -> {(left, right): count}``, overlapping pairs included."""
-    return check(pair_counts, count_pairs, [(text,) for text in TEXTS],
-                 generate=lambda rng, size: (random_text(rng, size, "aab"),),
-                 wrong=[(functools.partial(count_pairs, overlapping=False),
-                         "count every position: 'aaa' holds ('a', 'a') twice (positions 0-1 and "
-                         "1-2). zip(text, text[1:]) walks over all adjacent pairs."),
-                        (lambda text: count_pairs(text[:-1]),
-                         "the LAST pair is missing: a text of n characters has n - 1 pairs, so "
-                         "the start positions run over range(len(text) - 1).")],
-                 hint="keys are (left character, right character) tuples, values how often they "
-                      "occur.")
+    return check(pair_counts, count_pairs, [(text,) for text in TEXTS], wrong=[
+        (functools.partial(count_pairs, overlapping=False), "count every position: 'aaa' holds "
+         "('a', 'a') twice (positions 0-1 and 1-2). zip(text, text[1:]) walks over all adjacent "
+         "pairs."),
+        (lambda text: count_pairs(text[:-1]), "the LAST pair is missing: a text of n characters "
+         "has n - 1 pairs, so the start positions run over range(len(text) - 1).")],
+        generate=lambda rng, size: (random_text(rng, size, "aab"),),
+        hint="keys are (left character, right character) tuples, values how often they occur.")
 
 
 def check_replace_pair(replace_pair) -> CheckResult:
