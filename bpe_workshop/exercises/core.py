@@ -29,11 +29,11 @@ import sys
 import time
 import traceback
 import types
-from collections import Counter, OrderedDict, defaultdict
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
+from typing import NamedTuple
 
-from bpe_workshop.exercises.sandbox import Room, TimeUp, guarded, plain, safely  # noqa: F401
+from bpe_workshop.exercises.sandbox import HONEST, Room, TimeUp, guarded, plain, safely  # noqa: F401
 
 MAX_PRINTED = 2000  # characters of the learner's own prints shown before the verdict
 MAX_SHOWN = 160  # characters of a repr or a message shown in a verdict before cutting it short
@@ -42,7 +42,6 @@ CHECK_LIMIT = 7.0  # seconds for a whole check: every call, every comparison, th
 GENERATED = 200  # generated cases per checker, small to large
 MAX_ITEMS = 100_000  # items of an answer walked before it counts as too big to compare
 ISOLATE = hasattr(os, "fork") and sys.platform in ("linux", "darwin")  # forked calls
-HONEST = {Counter, defaultdict, OrderedDict}  # subclasses of dict whose == is dict's own
 AGAIN = "edit the cell above, then run it and this cell again."
 IN_C = ("look for a call on a huge number or a huge repetition, and make the work grow with the "
         "size of the input only.")
@@ -199,9 +198,11 @@ def check(
                wrong=wrong, name=name, alone=alone, generate=generate, waiting=waiting,
                same=same or (lambda args, expected, got: expected == got), reveal=reveal,
                valid=valid or (lambda *args: True))
-    with Room(run, printed=Printed(), fork=ISOLATE) as run.room:  # before any expected value
+    with Room(run, stream=Printed(), fork=ISOLATE) as run.room:  # before any expected value
         result = run.verdict()
-    return _print(out, run.room.printed.shown(), result)
+    cut = run.room.count - len(run.room.printed)
+    return _print(out, run.room.printed + f"\n... ({cut:,} more characters printed, not shown)"
+                  * (cut > 0), result)
 
 
 class Printed(io.StringIO):
@@ -218,10 +219,37 @@ class Printed(io.StringIO):
     def close(self):  # what was printed before a learner's sys.stdout.close() is still shown
         pass
 
-    def shown(self) -> str:
-        text, cut = self.getvalue(), self.count - self.tell()
-        text += f"\n... ({cut:,} more characters printed, not shown)" if cut else ""
-        return text if not text or text.endswith("\n") else text + "\n"  # the verdict on its line
+
+class Call(NamedTuple):
+    """What one call of the answer did, read in the checker's process. ``kind``: ok, wrong,
+    raised, stub, time, slow, none, changed, stuck or ended; ``got``: its value (a
+    :class:`Raised` if it raised); ``extra``: what the verdict of that kind names besides (why ==
+    means nothing, the helper that is a stub, how long it ran, ``(index, shown)`` of the argument
+    it changed)."""
+
+    kind: str
+    got: object = None
+    extra: object = None
+    expected: object = None
+
+
+FAILED = {  # the verdicts that are one sentence with the call in it
+    "ended": "❌ {call} ended the process it ran in (os._exit, or a crash in C): return a value "
+             "instead.",
+    "stuck": "❌ {call} did not finish: it ran on past {check:g} s inside one step that Python "
+             "cannot interrupt (a long computation in C, such as sum(range(10**10)) or a huge str "
+             "or list), so the checker stopped the process it ran in.\n   hint: " + IN_C,
+    "slow": "❌ {call} was still running when the check's time ran out ({check:g} s for all its "
+            "cases): it is slow, not necessarily wrong.\n   hint: do the work that does not "
+            "depend on the arguments (building a tokenizer, reading a file) once, outside the "
+            "function.",
+    "none": "❌ {call} returned {got!r}, with no answer: does every path through your function end "
+            "in `return`?",
+    "stub": "⏳ {name}: {extra} is still a stub (it raises NotImplementedError), and {name} calls "
+            "it: write {extra} in its cell and run it, then run this cell again.",
+    "time": "❌ {call} did not finish: it was {extra}, the limit being {limit:g} s{flood}.\n"
+            "   hint: {hint}",
+}
 
 
 class _Run(types.SimpleNamespace):
@@ -231,17 +259,7 @@ class _Run(types.SimpleNamespace):
     def verdict(self) -> CheckResult:
         # subtle: the answer's process is forked by now, so expected values exist here only
         self.expected = {}  # case index (or repr of a shrunk input) -> expected value
-        if self.generate:
-            rng, seen = random.Random(0), {repr(args) for args in self.cases}
-            for attempt in range(4 * GENERATED):  # a small size has few inputs: some come twice
-                if len(self.cases) == self.fixed + GENERATED:
-                    break
-                args = tuple(self.generate(rng, min(1 + attempt * 8 // GENERATED, 9)))
-                if repr(args) not in seen:
-                    seen.add(repr(args))
-                    with contextlib.suppress(Exception):  # an input the reference refuses
-                        self.expected[len(self.cases)] = self.reference(*copy.deepcopy(args))
-                        self.cases.append(args)
+        self._generate()
         self.deadline = time.monotonic() + CHECK_LIMIT
         reply = self.room.ask("_about", until=self.deadline + 1.5)
         self.name, why, self.names = "your function", "", ()
@@ -250,23 +268,22 @@ class _Run(types.SimpleNamespace):
             self.name, why, self.names = str(name), str(said), tuple(map(str, names))
         if why:
             return self._not_attempted(why)
-        untouched = []  # (args, got) where the function returned ... or None instead of an answer
+        untouched = []  # (args, call) where the function returned ... or None instead of an answer
         ran = 0
         for k, args in enumerate(self.cases):
             if k >= self.fixed and (untouched or self.room.threads or self._time_short()):
                 break  # said below; the generated cases stop when time is short
             ran = k + 1
-            kind, got, extra, expected = found = self._try(k, TIME_LIMIT)
-            if kind == "none" and k < self.fixed:
-                untouched.append((args, got))
-            elif kind != "ok":
-                if k >= self.fixed and kind in ("wrong", "raised", "none", "changed"):
-                    args, (kind, got, extra, expected) = self._shrink(args, found)
-                failure = functools.partial(self._failure, args, expected, kind, got, extra)
-                return self._in_time(failure, CheckResult(False, (
-                    f"❌ {call_text(self.name, args)} gave an answer the checker could not read "
-                    f"within {CHECK_LIMIT:g} s (its ==, repr or str did not finish).\n   hint: "
-                    "return plain Python values: lists, dicts, str, int.")))
+            call = self._try(k, TIME_LIMIT)
+            if call.kind == "none" and k < self.fixed:
+                untouched.append((args, call))
+            elif call.kind != "ok":
+                if k >= self.fixed and call.kind in ("wrong", "raised", "none", "changed"):
+                    args, call = self._shrink(args, call)
+                return self._in_time(functools.partial(self._failure, args, call), CheckResult(
+                    False, f"❌ {call_text(self.name, args)} gave an answer the checker could not "
+                    f"read within {CHECK_LIMIT:g} s (its ==, repr or str did not finish).\n   "
+                    "hint: return plain Python values: lists, dicts, str, int."))
         if self.room.threads:
             return CheckResult(False, (
                 f"❌ {self.name} started {len(self.room.threads)} thread(s) that are still "
@@ -275,14 +292,26 @@ class _Run(types.SimpleNamespace):
                 "returning."))
         if len(untouched) == self.fixed > 0:
             none = " (it returned None; if you did edit it, is a `return` missing?)"
-            return self._not_attempted(AGAIN + none * any(got is None for _, got in untouched))
+            return self._not_attempted(AGAIN + none * any(c.got is None for _, c in untouched))
         if untouched:
-            args, got = untouched[0]
-            return self._failure(args, None, "none", got, None)
+            return self._failure(*untouched[0])
         plural = "case" if self.fixed == 1 else "cases"
         more = f" and {ran - self.fixed} generated ones" * (len(self.cases) > self.fixed)
         more += ", when the check's time ran out" * (ran < len(self.cases))
         return CheckResult(True, f"✅ {self.name} passed ({self.fixed} {plural}{more})")
+
+    def _generate(self) -> None:
+        """Add up to GENERATED new cases, sizes 1 to 9, leaving out those the reference refuses."""
+        rng, seen = random.Random(0), {repr(args) for args in self.cases}
+        for attempt in range(4 * GENERATED if self.generate else 0):  # a small size: some twice
+            if len(self.cases) == self.fixed + GENERATED:
+                break
+            args = tuple(self.generate(rng, min(1 + attempt * 8 // GENERATED, 9)))
+            if repr(args) not in seen:
+                seen.add(repr(args))
+                with contextlib.suppress(Exception):  # an input the reference refuses
+                    self.expected[len(self.cases)] = self.reference(*copy.deepcopy(args))
+                    self.cases.append(args)
 
     def _not_attempted(self, why: str = AGAIN) -> CheckResult:
         return CheckResult(False, f"⏳ {self.name}: not attempted yet — {why}", attempted=False)
@@ -293,7 +322,7 @@ class _Run(types.SimpleNamespace):
     def _in_time(self, work: Callable, failed):
         """``work()`` within the time left, or ``failed`` if it raises or runs out of time."""
         return safely(work, limit=max(self.deadline - time.monotonic(), 0.5),
-                       failed=lambda err: failed)
+                      failed=lambda err: failed)
 
     def _about(self) -> tuple:
         """In the answer's process: its name, why it is not attempted ('' if it is), the names
@@ -306,20 +335,22 @@ class _Run(types.SimpleNamespace):
                 code.co_varnames[: code.co_argcount] if type(code) is types.CodeType else ())
 
     def _attempt(self, case: int | tuple, limit: float) -> tuple:
-        """In the answer's process: one call on ``cases[case]`` (or on ``case``), as ``(kind, what
-        it gave, why == on it means nothing, a note, (index, shown) of an argument it changed)``,
-        all plain data."""
+        """In the answer's process: one call on ``cases[case]`` (or on ``case``), as plain data:
+        ``(kind, what it gave, a note, (index, shown) of an argument it changed)``. The kind is
+        returned (what: the value pickled, or its type's name, whether it is an iterator and its
+        repr, when ``==`` on it means nothing, the note saying why), raised or stub (what: its
+        built-in base, its name and its message; note: the helper that is a stub) or time."""
         args = self.cases[case] if type(case) is int else case
         given, raised = copy.deepcopy(args), []  # a copy, to see whether the function changes it
         got = safely(self.func, *given, limit=limit, failed=raised.append)
         changed = safely(lambda: next(((i, shown(b)) for i, (a, b) in enumerate(zip(args, given))
                                        if a != b), ()), limit=1.0, failed=lambda err: ())
         return (*safely(self._described, got, raised, limit=1.0, failed=lambda err: (
-            "raised", ("Exception", "Exception", "(it could not be shown)"), "", "")), changed)
+            "raised", ("Exception", "Exception", "(it could not be shown)"), "")), changed)
 
     def _described(self, got: object, raised: list) -> tuple:
         if raised and isinstance(raised[0], TimeUp):
-            return "time", None, "", str(raised[0])
+            return "time", None, str(raised[0])
         if raised:
             err, note = raised[0], ""
             base = next(kind for kind in type(err).__mro__ if kind.__module__ == "builtins")
@@ -330,19 +361,18 @@ class _Run(types.SimpleNamespace):
                 helper = frame.f_code  # the function that raised, the learner's or a helper
                 note = "" if helper is getattr(self.func, "__code__", None) else helper.co_name
             return ("stub" if isinstance(err, NotImplementedError) else "raised"), (
-                base.__name__, error_name(err), message), "", note
+                base.__name__, error_name(err), message), note
         trouble = _odd(got)
         with contextlib.suppress(Exception):
             data = pickle.dumps(got, protocol=5)
             plain(data)  # read back as the checker will read it
             if not trouble:
-                return "returned", data, "", ""
-        return "returned", (type(got).__name__, isinstance(got, Iterator), shown(got)), trouble, ""
+                return "returned", data, ""
+        return "returned", (type(got).__name__, isinstance(got, Iterator), shown(got)), trouble
 
-    def _try(self, case: int | tuple, limit: float) -> tuple:
-        """``(kind, got, extra, expected)`` for ``cases[case]`` (or ``case``, the arguments): kind
-        is ok, wrong, raised, time, slow, stub, none, changed, stuck or ended; a comparison that
-        fails or hangs counts as a wrong answer."""
+    def _try(self, case: int | tuple, limit: float) -> Call:
+        """What the answer did on ``cases[case]`` (or on ``case``, the arguments); a comparison
+        that fails or hangs counts as a wrong answer."""
         args = self.cases[case] if type(case) is int else case
         key = case if type(case) is int else repr(args)
         if key not in self.expected:  # a fixed case, or a shrunk input; made after the fork
@@ -353,31 +383,32 @@ class _Run(types.SimpleNamespace):
         reply = self.room.ask("_attempt", case if fixed else args, max(min(limit, room), 1e-3),
                               until=self.deadline + 1.5)
         try:
-            kind, got, trouble, note, changed = reply
-            if kind == "returned":
-                got = plain(got) if type(got) is bytes else _stand_in(*got)
-            elif kind in ("raised", "stub"):
+            kind, got, note, changed = reply
+            if kind in ("raised", "stub"):
                 got = Raised.rebuilt(*got)
-            trouble, note = str(trouble), str(note)
+            elif kind == "returned" and type(got) is not bytes:  # not plain data: a stand-in
+                name, iterator, text = got  # named like the answer's class, shown as its repr
+                got = type(str(name), (Iterator,) * (iterator is True),
+                           {"__repr__": lambda self: str(text), "__next__": None})()
+            got, note = plain(got) if type(got) is bytes else got, str(note)
         except Exception:  # noqa: BLE001 - no reply, or one the answer wrote itself
-            return self.room.lost or "ended", None, None, expected
+            return Call(self.room.lost or "ended", expected=expected)
         if kind in ("raised", "stub", "time"):
-            return ("slow" if kind == "time" and room < limit else kind), got, (
-                got if kind == "raised" else note), expected
+            return Call("slow" if kind == "time" and room < limit else kind, got, note, expected)
         if (got is None or got is Ellipsis) and expected is not None:
-            return "none", got, None, expected
-        odd = trouble if not _odd(expected) else ""
+            return Call("none", got, None, expected)
+        odd = note if not _odd(expected) else ""
         agrees, trouble = (False, f"means nothing: {odd}; return plain Python values") if odd else (
             safely(lambda: (bool(self.same(args, expected, got)), ""), limit=min(1.0, TIME_LIMIT),
                    failed=lambda err: (False, f"{_why(err)}: return a plain Python value")))
         agrees = agrees and not shape_hint(expected, got)  # equal, but 1.0 or True for 1
         if agrees and changed:
-            return "changed", got, changed, expected
-        return ("ok" if agrees else "wrong"), got, trouble, expected
+            return Call("changed", got, changed, expected)
+        return Call("ok" if agrees else "wrong", got, trouble, expected)
 
-    def _shrink(self, args: tuple, result: tuple) -> tuple:
+    def _shrink(self, args: tuple, call: Call) -> tuple[tuple, Call]:
         """A smaller failing input than ``args``: drop parts of it while the answer stays wrong
-        in the same way; ``(args, its result)``."""
+        in the same way; ``(args, its call)``."""
         tried = {repr(args)}
         while not self._time_short() and len(tried) < 400:
             for smaller in _smaller(args):
@@ -388,66 +419,45 @@ class _Run(types.SimpleNamespace):
                     outcome = self._try(smaller, limit=min(0.5, TIME_LIMIT))
                 except Exception:  # noqa: BLE001, S112 - an input the reference refuses
                     continue
-                if outcome[0] == result[0]:  # the same kind of failure, on a smaller input
-                    args, result = smaller, outcome
+                if outcome.kind == call.kind:  # the same kind of failure, on a smaller input
+                    args, call = smaller, outcome
                     break
             else:
                 break
-        return args, result
+        return args, call
 
-    def _failure(self, args, expected, kind, got, extra) -> CheckResult:
-        call = call_text(self.name, args)
-        if kind == "stub":  # extra: the helper that is still a stub, '' if the answer is
-            return CheckResult(False, (
-                f"⏳ {self.name}: {extra} is still a stub (it raises NotImplementedError), and "
-                f"{self.name} calls it: write {extra} in its cell and run it, then run this "
-                "cell again.")) if extra else self._not_attempted()
-        if kind == "ended":
-            return CheckResult(False, f"❌ {call} ended the process it ran in (os._exit, or a "
-                               "crash in C): return a value instead.")
-        if kind == "stuck":
-            return CheckResult(False, (
-                f"❌ {call} did not finish: it ran on past {CHECK_LIMIT:g} s inside one step that "
-                "Python cannot interrupt (a long computation in C, such as sum(range(10**10)) or "
-                f"a huge str or list), so the checker stopped the process it ran in.\n   hint: "
-                f"{IN_C}"))
-        if kind == "time":
-            flood = self.room.printed.count > 20 * MAX_PRINTED
+    def _failure(self, args: tuple, call: Call) -> CheckResult:
+        kind, got, extra, expected = call
+        if kind == "stub" and not extra:  # the answer itself is the stub, not a helper it calls
+            return self._not_attempted()
+        if kind in FAILED:
+            flood = self.room.count > 20 * MAX_PRINTED
             hint = ("printing that much takes longer than the limit: print less (or nothing) and "
                     "run it again; if the prints come from a loop, check that the loop ends."
                     if flood else IN_C if "in C" in str(extra) else
                     "is there a loop that never ends? Check that every `while` loop moves its "
                     "index (or shortens its list) on every path, including the path where nothing "
                     "matches.")
-            return CheckResult(False, (
-                f"❌ {call} did not finish: it was {extra}, the limit being {TIME_LIMIT:g} s"
-                f"{f', after printing {self.room.printed.count:,} characters' * flood}.\n"
-                f"   hint: {hint}"))
-        if kind == "slow":
-            return CheckResult(False, f"❌ {call} was still running when the check's time ran "
-                               f"out ({CHECK_LIMIT:g} s for all its cases): it is slow, not "
-                               "necessarily wrong.\n   hint: do the work that does not depend "
-                               "on the arguments (building a tokenizer, reading a file) once, "
-                               "outside the function.")
-        if kind == "none":
-            return CheckResult(False, f"❌ {call} returned {got!r}, with no answer: does every "
-                               "path through your function end in `return`?")
+            return CheckResult(False, FAILED[kind].format(
+                call=call_text(self.name, args), name=self.name, got=got, extra=extra, hint=hint,
+                check=CHECK_LIMIT, limit=TIME_LIMIT,
+                flood=f", after printing {self.room.count:,} characters" * flood))
         if kind == "changed":  # extra: (the argument's index, what it became, shown)
             i, now = extra
             what = f"argument {self.names[i] if i < len(self.names) else i + 1}"  # not a *args
             return CheckResult(False, (
-                f"❌ {call} gave the right answer, but changed its {what}: "
+                f"❌ {call_text(self.name, args)} gave the right answer, but changed its {what}: "
                 f"{shown(args[i])} became {now}.\n   hint: the caller still needs "
                 f"its {type(args[i]).__name__} as it was: do not change its {what}; "
                 "work on a copy."))
         lines, text = [f"   expected: {shown(expected)}"] if self.reveal else [], ""
         if kind == "raised":
-            lines.insert(0, f"❌ {call} " + (
-                f"called sys.exit({extra.message}) (SystemExit): return a value instead of "
-                "exiting." if extra.name == "SystemExit" else
-                f"raised {extra.name}: {extra.message}"))
+            lines.insert(0, f"❌ {call_text(self.name, args)} " + (
+                f"called sys.exit({got.message}) (SystemExit): return a value instead of "
+                "exiting." if got.name == "SystemExit" else f"raised {got.name}: {got.message}"))
         else:
-            lines = [f"❌ {call} gave the wrong answer.", *lines, f"   got:      {shown(got)}"]
+            lines = [f"❌ {call_text(self.name, args)} gave the wrong answer.", *lines,
+                     f"   got:      {shown(got)}"]
             lines += [f"   (comparing it with == {extra})"] if extra else []
             text = shape_hint(expected, got, self.alone) or self._wrong_answer(args, got)
         if not text and callable(self.hint):
@@ -469,8 +479,8 @@ class _Run(types.SimpleNamespace):
         for k in range(self.fixed) if here else ():
             if self._time_short():
                 return ""
-            _, got, _, expected = self._try(k, min(0.5, TIME_LIMIT))
-            mine.append((self.cases[k], expected, got))
+            call = self._try(k, min(0.5, TIME_LIMIT))
+            mine.append((self.cases[k], call.expected, call.got))
         return next((sentence for exact in (True, False) for answer, sentence in here
                      if all(gives(answer, case, got) or not exact and gives(answer, case, expected)
                             for case, expected, got in mine)), "")
@@ -561,6 +571,7 @@ def _odd(value: object) -> str:
 
     >>> class Answer:
     ...     pass
+    >>> from collections import Counter
     >>> _odd({"a": [1, (2.0, b"x")]}), _odd([Answer()]), _odd(Counter("aab"))
     ('', 'it holds an Answer object', '')
     >>> looped = [1]
@@ -602,6 +613,7 @@ def _print(out, printed: str, result: CheckResult) -> CheckResult:
     """Write the answer's prints and the verdict to ``out``, a character it cannot encode (a lone
     surrogate, say) as an escape; return the result with that message."""
     result = replace(result, message=result.message.encode("utf-8", "backslashreplace").decode())
+    printed += "\n" if printed and not printed.endswith("\n") else ""  # the verdict on its line
     for encoding in (getattr(out, "encoding", None), "utf-8"):
         with contextlib.suppress(Exception):  # a closed stream: the result still says it
             out.write((printed + result.message + "\n").encode(encoding, "backslashreplace")
@@ -610,9 +622,3 @@ def _print(out, printed: str, result: CheckResult) -> CheckResult:
             break
     return result
 
-
-def _stand_in(kind: str, iterator: bool, text: str) -> object:
-    """What the checker sees of an answer that is not plain data: an object of a made-up class
-    named like the answer's (hints read the name; an iterator stays one), shown as its repr."""
-    return type(str(kind), (Iterator,) * (iterator is True),
-                {"__repr__": lambda self: str(text), "__next__": None})()

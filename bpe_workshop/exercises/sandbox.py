@@ -26,13 +26,13 @@ import threading
 import time
 import types
 import warnings
+from collections import Counter, OrderedDict, defaultdict
 from collections.abc import Callable
 
-# what a reply may be built of: Python's own types, and the dicts whose == is dict's own
-PLAIN = {("builtins", kind.__name__) for kind in (int, float, complex, str, bytes, bytearray,
-                                                  list, dict, set, frozenset, tuple, bool)}
-PLAIN |= {("collections", name) for name in ("Counter", "defaultdict", "OrderedDict")} | {
-    ("builtins", "Ellipsis")}
+HONEST = (Counter, defaultdict, OrderedDict)  # subclasses of dict whose == is dict's own
+PLAIN = {(kind.__module__, kind.__name__) for kind in (  # what a reply may be built of
+    int, float, complex, str, bytes, bytearray, list, dict, set, frozenset, tuple, bool, *HONEST)}
+PLAIN.add(("builtins", "Ellipsis"))
 
 
 class TimeUp(BaseException):
@@ -133,21 +133,22 @@ def plain(data: bytes) -> object:
 
 class Room(contextlib.AbstractContextManager):
     """Where the answer runs: :meth:`ask` calls ``getattr(target, name)(*args)`` in a child forked
-    here when ``fork`` (else in this process) and reads its value as plain data; ``printed`` (a
-    text stream) gets what is printed there, ``threads`` names the threads the answer left
-    running, ``lost`` says why the child stopped replying: ``stuck`` (no reply in the time given:
+    here when ``fork`` (else in this process) and reads its value as plain data; ``stream`` (a
+    text stream) gets what is printed there, ``printed`` is what it kept and ``count`` how many
+    characters were printed, ``threads`` names the threads the answer left running, ``lost`` says
+    why the child stopped replying: ``stuck`` (no reply in the time given:
     a call stuck in C) or ``ended`` (the process ended, or sent what is not plain data). The
     child answers request after request until the room is closed, then ends with its process
     group; its temporary working directory is removed.
 
-    >>> with Room([3, 1, 2], printed=io.StringIO(), fork=True) as room:
+    >>> with Room([3, 1, 2], stream=io.StringIO(), fork=True) as room:
     ...     room.ask("index", 2, until=time.monotonic() + 5), room.lost
     (2, '')
     """
 
-    def __init__(self, target: object, *, printed: io.StringIO, fork: bool):
-        self.target, self.printed, self.pid, self.threads = target, printed, None, ()
-        self.before, self.lost = set(threading.enumerate()), ""
+    def __init__(self, target: object, *, stream: io.StringIO, fork: bool):
+        self.target, self.stream, self.pid, self.threads = target, stream, None, ()
+        self.before, self.lost, self.printed, self.count = set(threading.enumerate()), "", "", 0
         if not fork:
             return
         try:
@@ -208,19 +209,16 @@ class Room(contextlib.AbstractContextManager):
                 raise KeyboardInterrupt
             value, text, count, threads = reply
             if type(text) is str and type(count) is int and all(type(t) is str for t in threads):
-                self.printed.seek(0)
-                self.printed.truncate()
-                self.printed.write(text)
-                self.printed.count, self.threads = count, tuple(threads)  # all it was given
+                self.printed, self.count, self.threads = text, count, tuple(threads)
                 return value
         self.lost = self.lost or ("stuck" if time.monotonic() >= until else "ended")
         return None
 
     def _reply(self, name: str, args: tuple) -> tuple:
         """``target.name(*args)``, what has been printed, the threads left running."""
-        with contextlib.redirect_stdout(self.printed), contextlib.redirect_stderr(self.printed):
+        with contextlib.redirect_stdout(self.stream), contextlib.redirect_stderr(self.stream):
             value = getattr(self.target, name)(*args)
-        return value, self.printed.getvalue(), getattr(self.printed, "count", 0), [
+        return value, self.stream.getvalue(), getattr(self.stream, "count", 0), [
             str(t.name) for t in threading.enumerate() if t not in self.before and t.is_alive()]
 
 
