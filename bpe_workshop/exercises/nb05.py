@@ -115,14 +115,14 @@ def check_merge_vocab(func) -> CheckResult:
     ⏳ merge_vocab_buggy: not attempted yet — it still behaves like the copied version: ...
     False
     """
-    inputs = [(("e", "s"), {"e s": 1}), (("e", "s"), {"n e w e s t </w>": 6}),
-              (("e", "s"), {"ne st </w>": 1}), (("e", "s"), {"e st </w>": 1}),
-              (("e", "s"), {"ne s </w>": 1}), ((".", "</w>"), {"x </w>": 1, ". </w>": 2}),
+    inputs = [*((("e", "s"), {word: 1}) for word in ("e s", "ne st </w>", "e st </w>", "ne s </w>",
+                                                     "E s t </w>")),
+              (("e", "s"), {"n e w e s t </w>": 6}), ((".", "</w>"), {"x </w>": 1, ". </w>": 2}),
               (("l", "o"), PAPER_VOCAB), (("s", "t"), {"s t s t </w>": 2, "t e s t </w>": 4}),
               (("t", "</w>"), {"t e s t </w>": 4}), (("est", "</w>"), {"n e w est </w>": 6}),
               (("w", "</w>"), {"l o w </w>": 5, "l o w e r </w>": 2}),
               (("s", "t"), {"s t </w>": 1, "a </w>": 3}), (("\\", "n"), {"\\ n </w>": 1}),
-              (("e", "s"), {"E s t </w>": 1}), (("s", "t"), {"s t a s t </w>": 1})]
+              (("s", "t"), {"s t a s t </w>": 1})]
 
     def pair_and_vocab(rng, size):
         words = {" ".join(rng.choice(SYMBOLS[:-1]) for _ in range(rng.randint(1, size)))
@@ -135,34 +135,31 @@ def check_merge_vocab(func) -> CheckResult:
                "edge of the word: before the bigram the lookbehind (?<!\\S), after it the "
                "lookahead (?!\\S). (A lookahead written in front of the bigram would look at "
                "the bigram's own first character.)")
-    return check(func, merge_vocab, inputs, generate=pair_and_vocab, waiting=_still_the_copy,
-                 wrong=[(merge_vocab_by(before=""), "only the lookahead is left: with nothing "
-                         "before the bigram it may start inside a symbol, so 'ne s' becomes "
-                         "'nes'. Put the lookbehind (?<!\\S) in front of it."),
-                        (merge_vocab_by(escape=str), "re.escape is missing: in a pattern '.' "
-                         "stands for any character (the pair ('.', '</w>') also joins 'x </w>') "
-                         "and '\\' starts an escape. Build the pattern from "
-                         "re.escape(' '.join(pair))."),
-                        (merge_vocab_by(before=r"\b", after=r"\b"), "a word boundary \\b "
-                         "only stands between a letter or digit and something else: never after "
-                         "'>' (</w>), nor beside '\\\\' or '.'. Say 'a space or the edge of the "
-                         "word' instead: (?<!\\S) before, (?!\\S) after."),
-                        (merge_vocab_by(glue=" "), nothing),
-                        (merge_vocab_by(template=True), "a str replacement is a template: "
-                         "a backslash in it is an escape, so the pair ('\\\\', 'n') writes a line "
-                         "break. Replace with a function: pattern.sub(lambda match: "
-                         "''.join(pair), word)."),
-                        (merge_vocab_by(count=1), "only the first match in each word was "
-                         "merged: leave out count=1, so that every match is."),
-                        (merge_vocab_by(changed_only=True), "the words where nothing was merged "
-                         "are missing: return every word, changed or not."),
-                        (merge_vocab_by(before="", after=""), "the pair may only match as two "
-                         "whole symbols: no symbol character just before it (?<!\\S) and none "
-                         "just after it (?!\\S).")],
-                 hint=lambda args, expected, got: "the words are right, but not their counts: "
-                 "keep each word's count." if type(got) is dict and got.keys() == expected.keys()
-                 else "build the pattern from re.escape(' '.join(pair)) with (?<!\\S) before it "
-                      "and (?!\\S) after it, and apply it with pattern.sub to every word.")
+    return check(func, merge_vocab, inputs, waiting=_still_the_copy, wrong=[
+        (merge_vocab_by(before=""), "only the lookahead is left: with nothing before the bigram it "
+         "may start inside a symbol, so 'ne s' becomes 'nes'. Put the lookbehind (?<!\\S) in front "
+         "of it."),
+        (merge_vocab_by(escape=str), "re.escape is missing: in a pattern '.' stands for any "
+         "character (the pair ('.', '</w>') also joins 'x </w>') and '\\' starts an escape. Build "
+         "the pattern from re.escape(' '.join(pair))."),
+        (merge_vocab_by(before=r"\b", after=r"\b"), "a word boundary \\b only stands between a "
+         "letter or digit and something else: never after '>' (</w>), nor beside '\\\\' or '.'. "
+         "Say 'a space or the edge of the word' instead: (?<!\\S) before, (?!\\S) after."),
+        (merge_vocab_by(glue=" "), nothing),
+        (merge_vocab_by(template=True), "a str replacement is a template: a backslash in it is an "
+         "escape, so the pair ('\\\\', 'n') writes a line break. Replace with a function: "
+         "pattern.sub(lambda match: ''.join(pair), word)."),
+        (merge_vocab_by(count=1), "only the first match in each word was merged: leave out "
+         "count=1, so that every match is."),
+        (merge_vocab_by(changed_only=True), "the words where nothing was merged are missing: "
+         "return every word, changed or not."),
+        (merge_vocab_by(before="", after=""), "the pair may only match as two whole symbols: no "
+         "symbol character just before it (?<!\\S) and none just after it (?!\\S).")],
+        generate=pair_and_vocab, hint=lambda args, expected, got: (
+            "the words are right, but not their counts: keep each word's count."
+            if type(got) is dict and got.keys() == expected.keys() else
+            "build the pattern from re.escape(' '.join(pair)) with (?<!\\S) before it and (?!\\S) "
+            "after it, and apply it with pattern.sub to every word."))
 
 
 def _still_the_copy(func) -> str:
