@@ -36,15 +36,15 @@ def check_longest_tokens(func) -> CheckResult:
 
     def vocab_and_k(rng, size):
         ids = rng.sample(range(250, 262), rng.randint(0, min(size + 1, 12)))
-        return {i: rng.choice((b"a", b"ab", b"abc", "é".encode(), b"xy")) for i in ids}, \
-            rng.randint(0, 4)
+        tokens = (b"a", b"ab", b"abc", "é".encode(), b"xy")
+        return {i: rng.choice(tokens) for i in ids}, rng.randint(0, 4)
 
-    return check(func, reference_longest_tokens, inputs, generate=vocab_and_k,
-                 wrong=[(lambda vocab, k: reference_longest_tokens(vocab, len(vocab)),
-                         "return at most k ids: slice with [:k].")],
-                 hint="sort the ids by the length of their token in BYTES, longest first; among "
-                      "tokens of equal length the smaller id first: key=lambda i: "
-                      "(-len(vocab[i]), i); then keep the first k ([:k]).")
+    return check(func, reference_longest_tokens, inputs, generate=vocab_and_k, wrong=[
+        (lambda vocab, k: reference_longest_tokens(vocab, len(vocab)),
+         "return at most k ids: slice with [:k].")],
+        hint="sort the ids by the length of their token in BYTES, longest first; among tokens of "
+             "equal length the smaller id first: key=lambda i: (-len(vocab[i]), i); then keep "
+             "the first k ([:k]).")
 
 
 def check_most_frequent(func) -> CheckResult:
@@ -52,13 +52,13 @@ def check_most_frequent(func) -> CheckResult:
     inputs = [([], 2), ([4], 1), ([1, 2, 2], 1), ([5, 3, 5, 3, 9], 2), ([5, 3, 5, 3, 9], 9),
               ([3, 5, 3, 5], 2),  # first-seen order is right here: not the larger id first
               ([300, 7, 300, 7, 7, 300, 1], 3)]
-    return check(func, reference_most_frequent, inputs,
-                 wrong=[(lambda ids, k: reference_most_frequent(ids, len(ids)),
-                         "return at most k pairs: slice with [:k]."),
-                        (lambda ids, k: Counter(ids).most_common(k), "most_common keeps equal "
-                         "counts in first-seen order: among equal counts the smaller id first.")],
-                 hint="count with collections.Counter(ids), then sort the (id, count) pairs by "
-                      "count, highest first, and among equal counts the smaller id first; keep "
-                      "the first k ([:k]).",
-                 generate=lambda rng, size: ([rng.choice((7, 3, 300, 3)) for _ in range(
-                     rng.randint(0, 2 * size))], rng.randint(0, 4)))
+    return check(func, reference_most_frequent, inputs, wrong=[
+        (lambda ids, k: reference_most_frequent(ids, len(ids)),
+         "return at most k pairs: slice with [:k]."),
+        (lambda ids, k: Counter(ids).most_common(k), "most_common keeps equal counts in "
+         "first-seen order: among equal counts the smaller id first.")],
+        hint="count with collections.Counter(ids), then sort the (id, count) pairs by count, "
+             "highest first, and among equal counts the smaller id first; keep the first k "
+             "([:k]).",
+        generate=lambda rng, size: ([rng.choice((7, 3, 300, 3)) for _ in range(
+            rng.randint(0, 2 * size))], rng.randint(0, 4)))

@@ -74,31 +74,27 @@ def check_costliest_language(func) -> CheckResult:
         return (f"count TOKENS with get_encoding({args[1]!r}) and return the code of the largest "
                 "count, the first of equal ones.")
 
-    def costliest_by(size, pick=max, flip=False):  # the known wrong answers, by size(text, name)
-        return lambda sentences, name: pick(list(sentences)[::-1] if flip else list(sentences),
-                                            key=lambda code: size(sentences[code], name))
-
-    def tokens(text, name):
-        return len(get_encoding(name).encode(text))
+    def costliest_by(size, pick=max):  # a known wrong answer: the code picked by size(text, name)
+        return lambda sentences, name: pick(sentences, key=lambda code: size(sentences[code], name))
 
     def sentences_and_encoding(rng, size):
         codes = rng.sample(sorted(parallel), rng.randint(1, min(size + 1, len(parallel))))
         return some(*codes), rng.choice(("gpt2", "cl100k_base"))
 
-    return check(func, reference_costliest_language, inputs, hint=hint,
-                 generate=sentences_and_encoding, alone="return only the language code: "
-                 "most_common(1) gives [(code, count)]; take [0][0], or max(sentences, key=...).",
-                 wrong=[(costliest_by(lambda text, _: len(text)), "count TOKENS, not characters."),
-                        (costliest_by(lambda text, _: len(text.encode())), "count TOKENS, not "
-                         "bytes: a rare script takes many bytes but may take few tokens."),
-                        *((costliest_by(lambda text, _, fixed=fixed: tokens(text, fixed)),
-                           "count with the encoding you are given, encoding_name: languages "
-                           "cost differently in each.") for fixed in ("gpt2", "cl100k_base")),
-                        (costliest_by(tokens, min), "the costliest has the MOST tokens (max, "
-                         "not min)."),
-                        (costliest_by(tokens, flip=True), "several languages tie on the most "
-                         "tokens: return the first of them in the dict's order (max with a key "
-                         "does exactly that).")])
+    return check(func, reference_costliest_language, inputs, hint=hint, wrong=[
+        (costliest_by(lambda text, _: len(text)), "count TOKENS, not characters."),
+        (costliest_by(lambda text, _: len(text.encode())), "count TOKENS, not bytes: a rare "
+         "script takes many bytes but may take few tokens."),
+        *((lambda sentences, _, fixed=fixed: reference_costliest_language(sentences, fixed),
+           "count with the encoding you are given, encoding_name: languages cost differently in "
+           "each.") for fixed in ("gpt2", "cl100k_base")),
+        (costliest_by(lambda text, name: len(get_encoding(name).encode(text)), min),
+         "the costliest has the MOST tokens (max, not min)."),
+        (lambda sentences, name: reference_costliest_language(
+            dict(reversed(sentences.items())), name), "several languages tie on the most tokens: "
+         "return the first of them in the dict's order (max with a key does exactly that).")],
+        alone="return only the language code: most_common(1) gives [(code, count)]; take [0][0], "
+              "or max(sentences, key=...).", generate=sentences_and_encoding)
 
 
 def reference_decode_pieces(pieces: list[str]) -> str:
@@ -116,11 +112,11 @@ def reference_decode_pieces(pieces: list[str]) -> str:
 
 def check_decode_pieces(func) -> CheckResult:
     """Check ``func(pieces) -> str``."""
-    inputs = [([],), (["▁a"],), (["▁the", "▁cat"],), (["▁Hello", "▁wor", "ld", "!"],),
-              (["▁", "▁two", "▁", "▁spaces"],), (["<0x41>"],),
-              (["▁", "<0xE4>", "<0xBD>", "<0xA0>", "好"],),
-              (["▁caf", "é", "▁", "<0xF0>", "<0x9F>", "<0xAB>", "<0xA0>"],),
-              (["▁2", "0", "2", "4", "▁", "<0xE2>", "<0x82>", "<0xAC>"],)]
+    inputs = [(pieces,) for pieces in (
+        [], ["▁a"], ["▁the", "▁cat"], ["▁Hello", "▁wor", "ld", "!"], ["▁", "▁two", "▁", "▁spaces"],
+        ["<0x41>"], ["▁", "<0xE4>", "<0xBD>", "<0xA0>", "好"],
+        ["▁caf", "é", "▁", "<0xF0>", "<0x9F>", "<0xAB>", "<0xA0>"],
+        ["▁2", "0", "2", "4", "▁", "<0xE2>", "<0x82>", "<0xAC>"])]
 
     def hint(args, expected, got):
         (pieces,) = args

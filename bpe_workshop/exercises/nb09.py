@@ -47,15 +47,14 @@ def reference_best_path(word: str, scores: dict[str, float]) -> list[str]:
     return Unigram(list(scores.items()))._segment(word)[0]
 
 
-def a_vocab(rng, size, letters="abc") -> list[str]:
-    """Random pieces of 1-3 letters, each bare or with '##', and '[UNK]'."""
-    pieces = {rng.choice(("", "##")) + "".join(rng.choice(letters) for _ in range(rng.randint(
-        1, 3))) for _ in range(rng.randint(1, 2 * size))}
-    return [*sorted(pieces), "[UNK]"]
-
-
 def a_word(rng, size, letters="abc") -> str:
     return "".join(rng.choice(letters) for _ in range(rng.randint(1, size + 1)))
+
+
+def a_vocab(rng, size, letters="abc") -> list[str]:
+    """Random pieces of 1-3 letters, each bare or with '##', and '[UNK]'."""
+    return [*sorted({rng.choice(("", "##")) + a_word(rng, 2, letters)
+                     for _ in range(rng.randint(1, 2 * size))}), "[UNK]"]
 
 
 def greedy_by(order=lambda start, end: range(end, start, -1), inside=("##",)):
@@ -88,40 +87,36 @@ def greedy_from_the_right(word, vocab):
 
 def check_greedy_pieces(func) -> CheckResult:
     """Check ``func(word, vocab) -> [pieces]``."""
-    toy = list(TOY)
-    inputs = [("a", toy), ("unaffable", toy), ("ab", toy), ("able", toy), ("unable", toy),
-              ("x", toy), ("unx", toy), ("aaa", toy), ("bel", toy), ("Unable", toy),
-              ("abc", ["ab", "##c", "a", "##bc", "[UNK]"]), ("unable", ["un", "able", "[UNK]"])]
-    return check(func, reference_greedy_pieces, inputs,
-                 generate=lambda rng, size: (a_word(rng, size, "abcA"), a_vocab(rng, size, "abcA")),
-                 wrong=[(greedy_from_the_right, "you cut from the right (the longest piece that "
-                         "ends the word first): WordPiece reads from the LEFT, taking at each "
-                         "position the longest piece that starts there."),
-                        (greedy_by(inside=("##", "")), "inside a word only the '##' "
-                         "form of a piece counts: 'able' in the vocabulary does not cover the "
-                         "end of 'unable', only '##able' would."),
-                        (greedy_by(inside=("",)), "write '##' in front of every piece after "
-                         "the first: inside a word only the '##' forms count."),
-                        (greedy_by(lambda start, end: range(start + 1, end + 1)), "take the "
-                         "LONGEST piece that starts at each position, not the shortest.")],
-                 alone="return only the list of pieces.",
-                 hint=_greedy_hint)
+    inputs = [(word, list(TOY)) for word in ("a", "unaffable", "ab", "able", "unable", "x", "unx",
+                                             "aaa", "bel", "Unable")]
+    inputs += [("abc", ["ab", "##c", "a", "##bc", "[UNK]"]), ("unable", ["un", "able", "[UNK]"])]
 
+    def hint(args, expected, got):
+        if expected == ["[UNK]"] and isinstance(got, list) and "[UNK]" in got and len(got) > 1:
+            return "one character that no piece covers makes the WHOLE word one '[UNK]'."
+        if isinstance(got, list) and got and str(got[0]).startswith("##"):
+            return "the first piece of a word has no '##'; only the pieces after it do."
+        return ("at each position take the LONGEST piece in vocab that starts there ('##' + the "
+                "rest after the first piece), then continue after it.")
 
-def _greedy_hint(args, expected, got):
-    if expected == ["[UNK]"] and isinstance(got, list) and "[UNK]" in got and len(got) > 1:
-        return "one character that no piece covers makes the WHOLE word one '[UNK]'."
-    if isinstance(got, list) and got and str(got[0]).startswith("##"):
-        return "the first piece of a word has no '##'; only the pieces after it do."
-    return ("at each position take the LONGEST piece in vocab that starts there ('##' + "
-            "the rest after the first piece), then continue after it.")
+    return check(func, reference_greedy_pieces, inputs, hint=hint, wrong=[
+        (greedy_from_the_right, "you cut from the right (the longest piece that ends the word "
+         "first): WordPiece reads from the LEFT, taking at each position the longest piece that "
+         "starts there."),
+        (greedy_by(inside=("##", "")), "inside a word only the '##' form of a piece counts: "
+         "'able' in the vocabulary does not cover the end of 'unable', only '##able' would."),
+        (greedy_by(inside=("",)), "write '##' in front of every piece after the first: inside a "
+         "word only the '##' forms count."),
+        (greedy_by(lambda start, end: range(start + 1, end + 1)), "take the LONGEST piece that "
+         "starts at each position, not the shortest.")],
+        alone="return only the list of pieces.",
+        generate=lambda rng, size: (a_word(rng, size, "abcA"), a_vocab(rng, size, "abcA")))
 
 
 def check_unk_words(func) -> CheckResult:
     """Check ``func(text, vocab) -> [words]``."""
-    toy = list(TOY)
-    inputs = [("", toy), ("un able", toy), ("un x", toy), ("café, un", toy),
-              ("ab!x ba", toy), ("unable unx x", toy), ("x un x", toy), ("X a", toy), ("a_b", toy)]
+    inputs = [(text, list(TOY)) for text in ("", "un able", "un x", "café, un", "ab!x ba",
+                                             "unable unx x", "x un x", "X a", "a_b")]
 
     def text_and_vocab(rng, size):
         words = [rng.choice((a_word(rng, 2, "abX_"), "!", "a,")) for _ in range(size)]
@@ -130,21 +125,18 @@ def check_unk_words(func) -> CheckResult:
     def unknown(words, wordpiece=reference_greedy_pieces):
         return lambda text, vocab: [w for w in words(text) if wordpiece(w, vocab) == ["[UNK]"]]
 
-    return check(func, reference_unk_words, inputs, generate=text_and_vocab,
-                 wrong=[(unknown(lambda text: list(dict.fromkeys(split_words(text)))),
-                         "keep every [UNK] word, each time it occurs, in order: a word that "
-                         "comes twice is listed twice."),
-                        (unknown(lambda text: split_words(text.lower())),
-                         "keep the words as they are written: WordPiece here does not lower-case "
-                         "('X' and 'x' are different words)."),
-                        (unknown(str.split), "split with split_words(text), not text.split(): "
-                         "each punctuation character is a word of its own."),
-                        (unknown(lambda text: re.findall(r"\w+|[^\w\s]", text)), "split with "
-                         "split_words(text): each punctuation character is a word of its own, "
-                         "and '_' is punctuation here (as in BERT) though \\w matches it.")],
-                 hint="split with split_words(text) (whitespace AND each punctuation "
-                      "character), then keep the words whose pieces are exactly ['[UNK]'], in "
-                      "order.")
+    return check(func, reference_unk_words, inputs, generate=text_and_vocab, wrong=[
+        (unknown(lambda text: list(dict.fromkeys(split_words(text)))), "keep every [UNK] word, "
+         "each time it occurs, in order: a word that comes twice is listed twice."),
+        (unknown(lambda text: split_words(text.lower())), "keep the words as they are written: "
+         "WordPiece here does not lower-case ('X' and 'x' are different words)."),
+        (unknown(str.split), "split with split_words(text), not text.split(): each punctuation "
+         "character is a word of its own."),
+        (unknown(lambda text: re.findall(r"\w+|[^\w\s]", text)), "split with split_words(text): "
+         "each punctuation character is a word of its own, and '_' is punctuation here (as in "
+         "BERT) though \\w matches it.")],
+        hint="split with split_words(text) (whitespace AND each punctuation character), then "
+             "keep the words whose pieces are exactly ['[UNK]'], in order.")
 
 
 def same_score(args, expected, got) -> bool:
@@ -170,20 +162,17 @@ def check_best_path(func) -> CheckResult:
                                                 "hat", "▁hathat", "▁Hat")]
     inputs += [("▁▁hat", {**dict(SCORES), "▁▁ha": -9.0})]  # not greedy, nor the fewest pieces
     return check(func, reference_best_path, inputs, generate=word_and_scores, same=same_score,
-                 valid=lambda word, scores: word and set(word) <= set(scores),
-                 alone="return only the pieces; `viterbi` returns `(pieces, score)`, here "
-                       "return `pieces`.",
-                 wrong=[(lambda word, scores: reference_best_path(word, dict.fromkeys(
-                     scores, -1.0)), "you found the cut with the FEWEST pieces: the best path "
-                     "has the highest total score, which may take more pieces."),
-                        (greedy_by(inside=("",)), "greedy longest-first is not the same: the "
-                         "best path may start with a shorter piece. Keep best[i] for every end "
-                         "i."),
-                        (lambda word, scores: reference_best_path(word, {
-                            piece: s for piece, s in scores.items() if len(piece) <= 3}),
-                         "your pieces are never longer than 3 characters: try every piece "
-                         "word[j:i] for every start j < i, whatever its length.")],
-                 hint="best[i] = the highest total log probability of any cut of word[:i]; for "
-                      "each end i, try every piece word[j:i] in scores and keep best[j] + "
-                      "scores[piece]; then walk back from the end. Greedy longest-first is not "
-                      "the same.")
+                 valid=lambda word, scores: word and set(word) <= set(scores), wrong=[
+        (lambda word, scores: reference_best_path(word, dict.fromkeys(scores, -1.0)), "you found "
+         "the cut with the FEWEST pieces: the best path has the highest total score, which may "
+         "take more pieces."),
+        (greedy_by(inside=("",)), "greedy longest-first is not the same: the best path may start "
+         "with a shorter piece. Keep best[i] for every end i."),
+        (lambda word, scores: reference_best_path(word, {
+            piece: s for piece, s in scores.items() if len(piece) <= 3}), "your pieces are never "
+         "longer than 3 characters: try every piece word[j:i] for every start j < i, whatever its "
+         "length.")],
+        alone="return only the pieces; `viterbi` returns `(pieces, score)`, here return `pieces`.",
+        hint="best[i] = the highest total log probability of any cut of word[:i]; for each end i, "
+             "try every piece word[j:i] in scores and keep best[j] + scores[piece]; then walk "
+             "back from the end. Greedy longest-first is not the same.")
