@@ -51,12 +51,12 @@ def check_get_stats(func) -> CheckResult:
               (list(b"aaabdaaabac"),), (list("hello 👋".encode()),)]
     overlap = ("overlapping pairs all count, so [97, 97, 97] holds (97, 97) twice."
                " Try zip(ids, ids[1:]).")
-    return check(func, get_stats, inputs, generate=lambda rng, size: (some_ids(rng, size),),
-                 wrong=[(lambda ids: {p: len(ids) - len(merge(ids, p, -1)) for p in get_stats(ids)},
-                         overlap),
-                        (lambda ids: get_stats(ids[:-1]), "the last pair is missing: ids of "
-                         "length n hold n - 1 pairs, the last at positions n - 2 and n - 1.")],
-                 hint=f"every position i with a neighbour i+1 gives one pair; {overlap}")
+    return check(func, get_stats, inputs, wrong=[
+        (lambda ids: {p: len(ids) - len(merge(ids, p, -1)) for p in get_stats(ids)}, overlap),
+        (lambda ids: get_stats(ids[:-1]), "the last pair is missing: ids of length n hold n - 1 "
+         "pairs, the last at positions n - 2 and n - 1.")],
+        generate=lambda rng, size: (some_ids(rng, size),),
+        hint=f"every position i with a neighbour i+1 gives one pair; {overlap}")
 
 
 def merge_matching(matches, step=2):
@@ -122,16 +122,15 @@ def check_decode(func) -> CheckResult:
                  for i in rng.sample(range(250, 262), rng.randint(1, 4))}
         return [rng.choice(list(vocab)) for _ in range(rng.randint(0, size))], vocab
 
-    def hint(args, expected, got):
-        if isinstance(got, Raised) and isinstance(got.error, UnicodeDecodeError):
-            return ("these bytes are not valid UTF-8 on their own; decode with "
-                    "errors=\"replace\" so they become '\\ufffd' instead of raising.")
-        return "look up the bytes of every id, join them ALL first, then decode once as UTF-8."
-
-    other_errors = [(lambda ids, vocab, errors=errors: b"".join(map(vocab.get, ids)).decode(
-        "utf-8", errors), "decode with errors=\"replace\": a byte that is not UTF-8 becomes "
-        "'\\ufffd', a sign that something was lost.") for errors in ("ignore", "backslashreplace")]
-    return check(func, decode, inputs, hint=hint, generate=ids_and_vocab, wrong=other_errors)
+    return check(func, decode, inputs, generate=ids_and_vocab, wrong=[
+        (lambda ids, vocab, errors=errors: b"".join(map(vocab.get, ids)).decode("utf-8", errors),
+         "decode with errors=\"replace\": a byte that is not UTF-8 becomes '\\ufffd', a sign that "
+         "something was lost.") for errors in ("ignore", "backslashreplace")],
+        hint=lambda args, expected, got: (
+            "these bytes are not valid UTF-8 on their own; decode with errors=\"replace\" so they "
+            "become '\\ufffd' instead of raising."
+            if isinstance(got, Raised) and isinstance(got.error, UnicodeDecodeError) else
+            "look up the bytes of every id, join them ALL first, then decode once as UTF-8."))
 
 
 def encode_by(pick=lambda pairs, ids, merges: min(pairs, key=merges.get),
