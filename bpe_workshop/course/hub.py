@@ -243,10 +243,6 @@ def _attendee_env(env: Path) -> None:
         stamp = env / "bpe-workshop-hub.txt"  # what was installed, to redo it when that changes
         if not stamp.exists() or stamp.read_text() != wanted:
             python = Path("/usr/bin/python3")
-            if not _runs_for_everyone([str(python), "-c", "import sys, venv, ensurepip; "
-                                       "sys.exit(sys.version_info < (3, 11))"]):
-                raise OSError(f"attendees need {python}, 3.11 or newer, with its venv module; "
-                              "install it with: apt-get install python3 python3-venv")
             print(f"Installing the course for attendees into {env}, from {source} (once, a "
                   "few minutes: the course's and JupyterHub's wheels, from pip's cache or the "
                   "package index)", flush=True)
@@ -255,15 +251,21 @@ def _attendee_env(env: Path) -> None:
                 subprocess.run([str(python), "-m", "venv", str(env)], check=True)
                 subprocess.run([str(env / "bin/python"), "-m", "pip", "install", "--quiet",
                                 source, f"jupyterhub=={version}"], check=True)
-            except subprocess.CalledProcessError as err:
-                raise OSError(f"installing into {env} failed ({err}); see pip's message "
-                              "above") from None
+            except (OSError, subprocess.CalledProcessError) as err:
+                raise OSError(f"installing into {env} failed ({err}; see the message above): "
+                              f"attendees need {python}, 3.11 or newer, with its venv module "
+                              "(apt-get install python3 python3-venv) and the network") from None
             finally:
                 os.umask(old_umask)
             stamp.write_text(wanted)
-    if not _runs_for_everyone([str(env / "bin/jupyterhub-singleuser"), "--version"]):
+    try:  # run as nobody, an account with no rights of its own
+        nobody = pwd.getpwnam("nobody")
+        subprocess.run([f"{env}/bin/jupyterhub-singleuser", "--version"], user=nobody.pw_uid,
+                       group=nobody.pw_gid, extra_groups=[], capture_output=True, cwd="/",
+                       check=True)
+    except (OSError, KeyError, subprocess.CalledProcessError):  # missing, or not runnable
         raise OSError(f"other accounts cannot run {env}/bin/jupyterhub-singleuser; remove {env} "
-                      "and run this command again to make it afresh")
+                      "and run this command again to make it afresh") from None
 
 
 def _course_source() -> str:
@@ -277,16 +279,6 @@ def _course_source() -> str:
         if origin.startswith("file://") and origin.endswith(".whl"):
             return url2pathname(urlparse(origin).path)
     return f"bpe-workshop=={metadata.version('bpe-workshop')}"
-
-
-def _runs_for_everyone(command: list[str]) -> bool:
-    """Whether ``command`` succeeds run as ``nobody``, an account with no rights of its own."""
-    try:
-        nobody = pwd.getpwnam("nobody")
-        return subprocess.run(command, user=nobody.pw_uid, group=nobody.pw_gid, extra_groups=[],
-                              capture_output=True, cwd="/").returncode == 0
-    except (OSError, KeyError):  # missing, not executable, or no such account
-        return False
 
 
 def _groups(room: str, name: str, controllers=("memory", "pids", "cpu")) -> list[Path]:
@@ -388,16 +380,13 @@ def configure(c, args, saved: dict, room: str) -> None:
               "pids": {"pids.max": args.max_processes}, "cpu": {}}  # cpu: an equal share
 
     class RoomSpawner(LocalProcessSpawner):
-        async def start(self):  # the attendee's groups and limits, for the server to join
-            _write_groups(room, self.user.name, limits)
-            return await super().start()
-
         def make_preexec_fn(self, name):
             become_attendee = super().make_preexec_fn(name)
 
-            def preexec():  # in the new process, before the server starts
-                _write_groups(room, name, dict.fromkeys(limits, {"cgroup.procs": os.getpid()}))
-                become_attendee()
+            def preexec():  # in the new process, still root: the attendee's groups and limits
+                _write_groups(room, name, {controller: {**values, "cgroup.procs": os.getpid()}
+                                           for controller, values in limits.items()})
+                become_attendee()  # then the server, and all it starts, is born there
 
             return preexec
 
