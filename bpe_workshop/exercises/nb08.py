@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 
 from bpe_workshop.exercises.core import CheckResult, check
+from bpe_workshop.files.corpora import load_parallel
 from bpe_workshop.files.offline import get_encoding
-from bpe_workshop.files.parallel import load_parallel
 from bpe_workshop.tokenizers.sentencepiece_bpe import WORD_MARK
 
 BYTE_PIECE = re.compile(r"<0x([0-9A-F]{2})>")  # SentencePiece's byte fallback piece, e.g. <0xE4>

@@ -3,7 +3,9 @@
 - **English prose** (``data/english.txt``, 47 KB, written for this project): essays, letters, a
   story, a field guide to invented birds; the usual first merges appear within a few dozen.
 - **Multilingual sample** (``data/multilingual.txt``, 6 KB, ours too): twelve languages and
-  scripts, emoji sequences and maths; it ends with parallel sentences (``files.parallel``).
+  scripts, emoji sequences and maths; it ends with parallel sentences, the same two in each
+  language (:func:`load_parallel`): as the meaning is fixed, their token counts measure what a
+  language costs a tokenizer (nb08).
 - **Python code**: the standard library's ``.py`` files of the running interpreter (never
   copied here), a fixed sorted selection (:func:`stdlib_source_files`).
 
@@ -95,6 +97,53 @@ def load_multilingual() -> str:
     True
     """
     return data_path("multilingual.txt").read_text(encoding="utf-8")
+
+
+PARALLEL_HEADER = "Parallel sentences:"  # the line that opens the block in multilingual.txt
+
+# code -> the language's name in English, in the file's order
+LANGUAGES = {
+    "en": "English", "fr": "French", "de": "German", "es": "Spanish", "zh": "Chinese",
+    "ja": "Japanese", "ko": "Korean", "ru": "Russian", "el": "Greek", "hi": "Hindi",
+    "ar": "Arabic", "he": "Hebrew",
+}
+
+
+def parse_parallel(text: str) -> dict[str, str]:
+    """Read the block after the ``Parallel sentences:`` line: language code -> sentence.
+
+    >>> parse_parallel("Intro.\\nParallel sentences: the same.\\nen: Hi.\\nfr: Salut.\\n")
+    {'en': 'Hi.', 'fr': 'Salut.'}
+    >>> parse_parallel("no block here")
+    Traceback (most recent call last):
+    ...
+    ValueError: no line starting 'Parallel sentences:' in the text; pass the whole of ...
+    """
+    require_str(text, "text")
+    lines = text.splitlines()
+    starts = [i for i, line in enumerate(lines) if line.startswith(PARALLEL_HEADER)]
+    if not starts:
+        raise ValueError(f"no line starting {PARALLEL_HEADER!r} in the text; pass the whole "
+                         "of load_multilingual()")
+    sentences = {}  # language code -> the sentence in that language
+    for line in lines[starts[0] + 1:]:
+        if not line.strip():
+            break  # a blank line ends the block
+        code, sep, sentence = line.partition(": ")
+        if not sep or not code.isalpha():
+            raise ValueError(f"a line of the parallel block must read 'xx: sentence', got {line!r}")
+        sentences[code] = sentence
+    return sentences
+
+
+def load_parallel() -> dict[str, str]:
+    """The parallel sentences of the multilingual sample, in the file's order of languages.
+
+    >>> sentences = load_parallel()
+    >>> list(sentences) == list(LANGUAGES), sentences["en"][:48], sentences["zh"][:16]
+    (True, 'My friend lives in a small house near the river.', '我的朋友住在河边的一座小房子里。')
+    """
+    return parse_parallel(load_multilingual())
 
 
 # Byte order marks, longest first (UTF-32's little-endian mark starts with UTF-16's).

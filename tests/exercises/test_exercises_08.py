@@ -13,8 +13,13 @@ from notebook_files import definitions, notebook_path
 from verdicts import assert_smallest
 
 from bpe_workshop.exercises import nb08
-from bpe_workshop.files.corpora import load_english, load_multilingual
-from bpe_workshop.files.parallel import LANGUAGES, load_parallel, parse_parallel
+from bpe_workshop.files.corpora import (
+    LANGUAGES,
+    load_english,
+    load_multilingual,
+    load_parallel,
+    parse_parallel,
+)
 from bpe_workshop.tokenizers.sentencepiece_bpe import train_sentencepiece
 
 EXERCISES = ["number_pieces", "costliest_language", "decode_pieces"]
