@@ -48,16 +48,6 @@ def check_gpt2_byte_to_char(func) -> CheckResult:
     return check(func, reference_gpt2_byte_to_char, [(b,) for b in range(256)], hint=hint)
 
 
-def _ranks_inside(token: bytes, ranks: dict[bytes, int]) -> dict[bytes, int]:
-    """The ranks of every piece of ``token`` in ``ranks``: all a recovery needs, in order.
-
-    >>> _ranks_inside(b"re", mergeable_ranks("gpt2"))  # a copy of GPT-2's ranks, our own
-    {b'e': 68, b'r': 81, b're': 260}
-    """
-    pieces = {token[i:j] for i in range(len(token)) for j in range(i + 1, len(token) + 1)}
-    return dict(sorted(((p, ranks[p]) for p in pieces if p in ranks), key=lambda item: item[1]))
-
-
 def reference_recover_pair(token: bytes, ranks: dict[bytes, int]) -> tuple[bytes, bytes]:
     """The two parts merged to make ``token``.
 
@@ -88,7 +78,8 @@ def token_and_ranks(rng, size):
         token = rng.choice(list(ranks)) + rng.choice(list(ranks))
         if token not in ranks and len(bpe_parts(ranks, token, max_rank=len(ranks))) == 2:
             ranks[token] = len(ranks)  # only a token the ranks below it can make
-    return (token := max(ranks, key=ranks.get)), _ranks_inside(token, ranks)
+    token = max(ranks, key=ranks.get)
+    return token, {piece: rank for piece, rank in ranks.items() if piece in token}
 
 
 def check_recover_pair(func) -> CheckResult:
@@ -100,10 +91,11 @@ def check_recover_pair(func) -> CheckResult:
         {b"a": 0, b"aa": 1, b"aaaa": 2},
         {b"a": 0, b"aa": 1, b"aaa": 2},  # the leftmost of two equal pairs first
         {b" ": 0, b"t": 1, b"h": 2, b"e": 3, b"he": 4, b" t": 5, b" the": 6})]
-    # GPT-2's own ranks for two tokens where the split whose larger half has the lowest rank is
-    # not the merge: b'ress' is b'res' + b's' (not b'r' + b'ess'), b' her' is b' he' + b'r'; and
-    # bytes of characters: ' café' is b' caf' + 'é', and ' 裏' splits inside the character
-    inputs += [(token, _ranks_inside(token, gpt2))
+    # GPT-2's own ranks of each token's pieces (all a recovery needs, in rank order). In b'ress'
+    # and b' her' the split whose larger half has the lowest rank is not the merge: b'ress' is
+    # b'res' + b's' (not b'r' + b'ess'), b' her' is b' he' + b'r'; and bytes of characters:
+    # ' café' is b' caf' + 'é', and ' 裏' splits inside the character
+    inputs += [(token, {piece: rank for piece, rank in gpt2.items() if piece in token})
                for token in (b"ress", b" her", " café".encode(), " 裏".encode())]
 
     replay = ("repeatedly join the adjacent two parts whose concatenation has the lowest rank "
