@@ -52,9 +52,8 @@ def main(argv: list[str] | None = None) -> int:
         description="Check Python, the packages, JupyterLab's extensions, the offline "
                     "encodings, the data and a tiny training run; exit 1 if anything failed.",
     ).set_defaults(run=lambda args: setup_check.main())
-    wheelhouse.register(subparsers)
-    hub.register(subparsers)
-    site.register(subparsers)
+    for command in (wheelhouse, hub, site):  # each module registers its own command
+        command.register(subparsers)
     argv = list(sys.argv[1:] if argv is None else argv)
     cut = argv.index("--") if "--" in argv else len(argv)  # what follows `--` is Jupyter's
     args = parser.parse_args(argv[:cut])  # subtle: so an unknown option before it is refused

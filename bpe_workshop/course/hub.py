@@ -52,7 +52,7 @@ from types import SimpleNamespace
 from urllib.parse import urlparse
 from urllib.request import url2pathname
 
-from bpe_workshop.course.series import FIRST, FOLDER
+from bpe_workshop.course.series import FIRST, FOLDER, folder_argument
 
 try:  # Unix's: a room is served from Linux; the other commands run on Windows too
     import fcntl
@@ -77,25 +77,27 @@ def register(subparsers) -> None:
                     f"workshop password is ${PASSWORD_VARIABLE}, else the last one, else new.",
         epilog="example: sudo bpe-workshop hub --port 443 --ssl-key KEY --ssl-cert CERT "
                "--admin teacher --max-users 40")
-    parser.add_argument("--port", type=int, default=8000, help="the room's port (default 8000)")
-    parser.add_argument("--ip", default="0.0.0.0", help="the address to listen on (default: "
-                        "every address of this machine; without TLS, --plain-http too)")
-    parser.add_argument("--plain-http", action="store_true", help="serve unencrypted http "
-                        "beyond this machine: passwords and notebooks cross in clear")
-    parser.add_argument("--admin", metavar="NAME", help="the instructor's name: the admin page "
-                        "and every attendee's server, with a password of its own (printed)")
-    parser.add_argument("--ssl-key", type=Path, help="TLS key file (with --ssl-cert): https")
-    parser.add_argument("--ssl-cert", type=Path, help="TLS certificate file (with --ssl-key)")
-    for option, kind, default, metavar, text in (  # the room's size and limits
+    for option, kind, default, metavar, text in (  # the room's address, size and limits
+            ("--port", int, 8000, "PORT", "the room's port"),
+            ("--ip", str, "0.0.0.0", "IP", "the address to listen on; 0.0.0.0 is every address "
+             "of this machine (without TLS, --plain-http too)"),
+            ("--admin", str, None, "NAME", "the instructor's name: the admin page and every "
+             "attendee's server, with a password of its own (printed)"),
+            ("--ssl-key", Path, None, "KEY", "TLS key file (with --ssl-cert): https"),
+            ("--ssl-cert", Path, None, "CERT", "TLS certificate file (with --ssl-key)"),
             ("--max-users", int, 40, "N", "servers running at once; later logins wait"),
-            ("--homes", Path, "/home/bpe-workshop", "FOLDER", "where attendees' homes live"),
+            ("--homes", folder_argument, "/home/bpe-workshop", "FOLDER", "where attendees' "
+             "homes live"),
             ("--memory", float, 2.0, "GB", "memory each attendee's processes share"),
             ("--max-processes", int, 256, "N", "processes and threads of each attendee"),
             ("--idle", int, 60, "MINUTES", "stop a server idle this long, 10 or more"),
             ("--max-age", int, 600, "MINUTES", "stop a server running this long"),
-            ("--env", Path, "/opt/bpe-workshop", "FOLDER", "attendees' Python, made once")):
-        parser.add_argument(option, type=kind, default=kind(default), metavar=metavar,
-                            help=f"{text} (default {default})")
+            ("--env", folder_argument, "/opt/bpe-workshop", "FOLDER", "attendees' Python, "
+             "made once")):  # argparse gives a text default its type too
+        parser.add_argument(option, type=kind, default=default, metavar=metavar,
+                            help=text + (f" (default {default})" if default else ""))
+    parser.add_argument("--plain-http", action="store_true", help="serve unencrypted http "
+                        "beyond this machine: passwords and notebooks cross in clear")
     parser.add_argument("--stop", action="store_true", help="end the room for good: the hub "
                         "and every process of every attendee (homes stay)")
     parser.set_defaults(run=run)
@@ -108,7 +110,7 @@ def run(args) -> int:
     OSError for this machine or the room (exit 1); ``cli.main`` prints it as one line."""
     _check_options(args)
     _check_machine()
-    homes, state = args.homes.absolute(), args.homes.absolute() / ".hub"
+    homes, state = args.homes, args.homes / ".hub"  # absolute, as every FOLDER
     homes.mkdir(mode=0o711, parents=True, exist_ok=True)
     state.mkdir(mode=0o700, exist_ok=True)
     room = hashlib.sha256(str(state).encode()).hexdigest()[:8]  # its control groups' folder
@@ -139,7 +141,7 @@ def run(args) -> int:
         raise OSError(f"attendees cannot reach their homes in {homes}: {closed} lets only its "
                       "owner through; choose --homes under a folder everyone can pass through "
                       "(the default, /home/bpe-workshop, is)")
-    _attendee_env(args.env.absolute())
+    _attendee_env(args.env)
     subprocess.run(["groupadd", "--force", "--system", GROUP], check=True)
     from jupyterhub.app import JupyterHub
     from jupyterhub.utils import random_port
@@ -158,8 +160,7 @@ def run(args) -> int:
     print(f"The room: {url.replace('0.0.0.0', '<this machine>')}\n  attendees' password: "
           f"{saved['password']} (first login only: any name of a-z, 0-9, - and _, this "
           f"password, and a new password of their own, {SHORTEST} characters or more, in the "
-          "second box; "
-          "later, their own password alone)"
+          "second box; later, their own password alone)"
           + (f"\n  instructor's password: {saved['admin_password']} (log in as {args.admin}; "
              "/hub/admin lists the attendees, opens their servers, resets a password by "
              "deleting the user)" if args.admin else "")
@@ -334,7 +335,7 @@ def configure(c, args, saved: dict, room: str) -> None:
     from jupyterhub.spawner import LocalProcessSpawner
     from tornado import httpserver, web
 
-    homes, env, admin = args.homes.absolute(), args.env.absolute(), args.admin
+    homes, env, admin = args.homes, args.env, args.admin
     failures = {}  # name -> (failed logins in a row, time.monotonic() of the last)
 
     class RoomAuthenticator(FirstUseAuthenticator, LocalAuthenticator):
