@@ -8,7 +8,7 @@ byte-level ``.model`` (:func:`save_byte_level` prints one): the pattern, ``byte-
 ...; the ``.vocab`` beside it is for people (:func:`vocab_text`). The word-level file
 (:func:`save_word_level`): the alphabet, then ``["left", "right", count]`` per merge (release
 0.1.0's header ``bpe-workshop word-level 1`` still loads). Saving never destroys the previous
-model (:func:`_write_all`), and writes only what loads back as the tokenizer saved
+model (:func:`write_all`), and writes only what loads back as the tokenizer saved
 (:func:`_check_reloads`). Loading reads through :func:`read_guarded`, every loader's guard,
 then :class:`TextLines`, whose errors name the file and the line; hand-edited files read as a
 person would expect (a byte order mark, Windows line ends, blank lines at the end). Left out:
@@ -92,8 +92,8 @@ def save_byte_level(prefix: str | os.PathLike, *, merges: dict[Pair, int], patte
         "merges": merges, "pattern": pattern, "special_tokens": special_tokens,
         "byte_ids": list(byte_ids)})
     # the .vocab first: should the second rename fail, the .model that loads is still the old
-    _write_all([(vocab_path, vocab_text(merges, vocab, special_tokens)),
-                (model_path, "\n".join(lines) + "\n")])
+    write_all([(vocab_path, vocab_text(merges, vocab, special_tokens).encode("utf-8")),
+               (model_path, ("\n".join(lines) + "\n").encode("utf-8"))])
     return model_path, vocab_path
 
 
@@ -195,7 +195,7 @@ def save_word_level(path: str | os.PathLike, *, alphabet: list[str], merges: lis
     lines.extend(json.dumps([left, right, count]) for (left, right), count in zip(merges, counts))
     _check_reloads(path, lines, _word_level_data, {
         "alphabet": list(alphabet), "merges": list(merges), "counts": list(counts)})
-    _write_all([(path, "\n".join(lines) + "\n")])  # json escapes all but ASCII
+    write_all([(path, ("\n".join(lines) + "\n").encode("utf-8"))])  # json escapes all but ASCII
     return path
 
 
@@ -287,8 +287,9 @@ def _targets(path: object, what: str, writer: str, example: str,
     return paths
 
 
-def _write_all(files: list[tuple[Path, str]]) -> None:
-    """Write every file, or none: temporary files first, renamed over the old ones at the end.
+def write_all(files: list[tuple[Path, bytes]]) -> None:
+    """Write every file, or none: temporary files first, renamed over the old ones at the end,
+    so another process never reads half a file (a model here, tiktoken's cache in ``offline``).
 
     The renames hold the folder's lock, so two saves at once give one save's files, never a mix;
     a failed rename puts back what it replaced. On any failure (a full disk, an interruption)
@@ -297,10 +298,10 @@ def _write_all(files: list[tuple[Path, str]]) -> None:
     folder = files[0][0].parent
     temporary = []
     try:
-        for _, text in files:
+        for _, data in files:
             temporary.append(folder / f".bpe-{secrets.token_hex(4)}.tmp")  # short: any name fits
-            with open(temporary[-1], "x", encoding="utf-8", newline="\n") as file:
-                file.write(text)
+            with open(temporary[-1], "xb") as file:
+                file.write(data)
                 file.flush()
                 os.fsync(file.fileno())
         with _locked(folder):

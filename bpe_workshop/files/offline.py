@@ -30,6 +30,7 @@ from tiktoken_ext import openai_public
 
 from bpe_workshop.algorithm.patterns import GPT4_PATTERN, O200K_PATTERN, TIKTOKEN_GPT2_PATTERN
 from bpe_workshop.files.corpora import check_sha256
+from bpe_workshop.files.model_file import write_all
 from bpe_workshop.validation import require_choice, require_str
 
 _GPT2_BASE = "https://openaipublic.blob.core.windows.net/gpt-2/encodings/main/"
@@ -163,13 +164,7 @@ def _place(path: Path, sha256: str, make_bytes) -> None:
         return
     data = check_sha256(make_bytes(), sha256, path.name, _REINSTALL)
     path.parent.mkdir(parents=True, exist_ok=True)
-    # subtle: write to a temporary name, then rename, so a second process never reads half a file
-    partial = path.with_name(f"{path.name}.{os.getpid()}.{threading.get_ident()}.partial")
-    try:
-        partial.write_bytes(data)
-        os.replace(partial, path)
-    finally:
-        partial.unlink(missing_ok=True)  # a failed write (disk full) leaves nothing behind
+    write_all([(path, data)])  # a second process never reads half a file
 
 
 def _gpt2_ranks() -> dict[bytes, int]:

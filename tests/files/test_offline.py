@@ -9,7 +9,7 @@ import textwrap
 
 import pytest
 
-from bpe_workshop.files import offline
+from bpe_workshop.files import model_file, offline
 
 # Run in a fresh interpreter whose sockets cannot connect, so "offline" is a fact, not a hope.
 NO_NETWORK = textwrap.dedent(
@@ -193,15 +193,12 @@ def test_a_cache_folder_that_is_a_file_warns_and_still_works(monkeypatch, tmp_pa
 
 def test_a_full_disk_leaves_no_partial_file(monkeypatch, tmp_path):
     import errno
-    from pathlib import Path
 
-    def write_half_then_fail(self, data):
-        with open(self, "wb") as file:
-            file.write(data[: len(data) // 2])
+    def no_space(fd):  # where a full disk shows first: the written blocks cannot be stored
         raise OSError(errno.ENOSPC, "No space left on device")
 
     monkeypatch.setenv("TIKTOKEN_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.setattr(Path, "write_bytes", write_half_then_fail)
+    monkeypatch.setattr(os, "fsync", no_space)
     with pytest.warns(UserWarning, match=r"OSError: No space left on device.*TIKTOKEN_CACHE_DIR"):
         enc = offline.get_encoding("gpt2")
     assert enc.encode("hello world") == [31373, 995]
@@ -210,13 +207,12 @@ def test_a_full_disk_leaves_no_partial_file(monkeypatch, tmp_path):
 
 def test_a_read_only_cache_folder_warns_and_still_works(monkeypatch, tmp_path):
     import errno
-    from pathlib import Path
 
-    def refuse(self, data):  # what a read-only folder (or one owned by another user) does
-        raise PermissionError(errno.EACCES, "Permission denied", str(self))
+    def refuse(path, mode):  # what a read-only folder (or one owned by another user) does
+        raise PermissionError(errno.EACCES, "Permission denied", str(path))
 
     monkeypatch.setenv("TIKTOKEN_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.setattr(Path, "write_bytes", refuse)
+    monkeypatch.setattr(model_file, "open", refuse, raising=False)  # the writer's open only
     with pytest.warns(UserWarning, match=r"PermissionError: Permission denied.*TIKTOKEN_CACHE_DIR"):
         assert offline.get_encoding("cl100k_base").encode("hi") == [6151]
     assert list((tmp_path / "cache").iterdir()) == []
