@@ -49,9 +49,9 @@ import time
 from importlib import metadata
 from pathlib import Path
 from types import SimpleNamespace
-from urllib.parse import urlparse
-from urllib.request import url2pathname
+from urllib.parse import unquote
 
+from bpe_workshop.check import DISTRIBUTION
 from bpe_workshop.course.series import FIRST, FOLDER, folder_argument
 
 try:  # Unix's: a room is served from Linux; the other commands run on Windows too
@@ -275,11 +275,11 @@ def _course_source() -> str:
     clone = Path(__file__).parents[2]
     if (clone / "pyproject.toml").is_file():
         return str(clone)
-    for distribution in metadata.distributions(name="bpe-workshop"):
-        origin = json.loads(distribution.read_text("direct_url.json") or "{}").get("url", "")
-        if origin.startswith("file://") and origin.endswith(".whl"):
-            return url2pathname(urlparse(origin).path)
-    return f"bpe-workshop=={metadata.version('bpe-workshop')}"
+    installed = metadata.distribution(DISTRIBUTION)  # pip's record of where it came from:
+    origin = json.loads(installed.read_text("direct_url.json") or "{}").get("url", "")
+    if origin.startswith("file://") and origin.endswith(".whl"):
+        return unquote(origin.removeprefix("file://"))
+    return f"{DISTRIBUTION}=={installed.version}"
 
 
 def _groups(room: str, name: str, controllers=("memory", "pids", "cpu")) -> list[Path]:
