@@ -136,10 +136,11 @@ def get_encoding(name: str) -> tiktoken.Encoding:
             except OSError as error:
                 warnings.warn(
                     f"tiktoken's cache folder {folder} cannot be written ({type(error).__name__}: "
-                    f"{error.strerror or error}); the encoding was built in memory instead, so it "
-                    f"works but is not cached. To fix it, point TIKTOKEN_CACHE_DIR at a folder you "
-                    f"can write, e.g. TIKTOKEN_CACHE_DIR=~/.cache/tiktoken, or set "
-                    f"TIKTOKEN_CACHE_DIR='' to switch the cache off", stacklevel=2)
+                    f"{os.strerror(error.errno) if error.errno else error}); the encoding was "
+                    f"built in memory instead, so it works but is not cached. To fix it, point "
+                    f"TIKTOKEN_CACHE_DIR at a folder you can write, e.g. "
+                    f"TIKTOKEN_CACHE_DIR=~/.cache/tiktoken, or set TIKTOKEN_CACHE_DIR='' to "
+                    f"switch the cache off", stacklevel=2)
                 return _in_memory(name)
             return tiktoken.get_encoding(name)
     raise ValueError(
