@@ -150,22 +150,18 @@ def get_encoding(name: str) -> tiktoken.Encoding:
 
 
 def _fill_cache(name: str, folder: Path) -> None:
-    """Copy the shipped files for ``name`` into tiktoken's cache, unless already there."""
-    for file in _SHIPPED[name]:
-        _place(folder / cache_name(file.url), file.sha256, file.read)
+    """Copy the shipped files for ``name`` into tiktoken's cache, unless already there (the file
+    of that name with the right hash)."""
+    files = [(file.url, file.sha256, file.read) for file in _SHIPPED[name]]
     if name == "r50k_base":  # its file: GPT-2's ranks (in rank order) in tiktoken's format
         _fill_cache("gpt2", folder)
-        _place(folder / cache_name(_R50K_URL), _R50K_SHA256, lambda: b"".join(
-            base64.b64encode(token) + b" %d\n" % rank for token, rank in _gpt2_ranks().items()))
-
-
-def _place(path: Path, sha256: str, make_bytes) -> None:
-    """Write ``make_bytes()`` to ``path`` unless a file with the right hash is there already."""
-    if path.is_file() and hashlib.sha256(path.read_bytes()).hexdigest() == sha256:
-        return
-    data = check_sha256(make_bytes(), sha256, path.name, _REINSTALL)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    write_all([(path, data)])  # a second process never reads half a file
+        files.append((_R50K_URL, _R50K_SHA256, lambda: b"".join(
+            base64.b64encode(token) + b" %d\n" % rank for token, rank in _gpt2_ranks().items())))
+    for url, sha256, make_bytes in files:
+        path = folder / cache_name(url)
+        if not (path.is_file() and hashlib.sha256(path.read_bytes()).hexdigest() == sha256):
+            folder.mkdir(parents=True, exist_ok=True)
+            write_all([(path, check_sha256(make_bytes(), sha256, path.name, _REINSTALL))])
 
 
 def _gpt2_ranks() -> dict[bytes, int]:
