@@ -29,10 +29,9 @@ def reference_replace_pair(text: str, pair: tuple[str, str], symbol: str) -> str
 
 def first_wrong_published_step() -> int:
     """The first step of PUBLISHED_EXAMPLE that differs from ``replace_pairs_by_hand``."""
-    real = [(step.before, step.pair, step.count, step.symbol, step.after)
+    real = [(step.step, step.before, step.pair, step.count, step.symbol, step.after)
             for step in replace_pairs_by_hand(PUBLISHED_EXAMPLE[0][1], symbols="XYZ")]
-    claimed = [step[1:] for step in PUBLISHED_EXAMPLE]
-    return next(k + 1 for k, step in enumerate(claimed) if real[k:k + 1] != [step])
+    return next(claimed[0] for claimed in PUBLISHED_EXAMPLE if claimed not in real)
 
 
 def check_pair_counts(pair_counts) -> CheckResult:
