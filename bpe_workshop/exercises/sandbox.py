@@ -171,20 +171,24 @@ class Room(contextlib.AbstractContextManager):
                 self.channel.close()
                 os.setpgid(0, 0)  # its grandchildren end with it
                 os.chdir(self.folder)  # the files it writes or deletes are its own
-                while request := _received(there, None):
+                requests = there.makefile("rb")
+                while True:  # until the checker closes the channel: then load raises EOFError
+                    request = pickle.load(requests)  # noqa: S301 - the checker's own
                     try:
-                        reply = self._reply(*pickle.loads(request))  # noqa: S301 - the checker's
+                        reply = self._reply(*request)
                     except KeyboardInterrupt:
                         reply = "interrupt"
-                    there.sendall(_framed(reply))
+                    there.sendall(pickle.dumps(reply, protocol=5))
             finally:
                 os._exit(0)
         there.close()
+        self.replies = self.channel.makefile("rb")
         with contextlib.suppress(OSError):
             os.setpgid(self.pid, self.pid)
 
     def __exit__(self, *exc) -> None:
         if self.pid:
+            self.replies.close()
             self.channel.close()
             for kill in (os.killpg, os.kill):  # the group, and the child had it no group yet
                 with contextlib.suppress(OSError):
@@ -195,16 +199,15 @@ class Room(contextlib.AbstractContextManager):
     def ask(self, name: str, *args, until: float) -> object:
         """``target.name(*args)``'s value, read as plain data; None, with ``lost`` set, if the
         child does not answer by ``until`` (or did not before)."""
-        data = b""
-        if not self.pid:
-            data = _framed(self._reply(name, args))[8:]
-        elif not self.lost:
-            with contextlib.suppress(OSError):  # the time ran out, or the child has ended
-                self.channel.settimeout(max(until - time.monotonic(), 1e-3))
-                self.channel.sendall(_framed((name, args)))
-                data = _received(self.channel, until)
+        def sent() -> object:  # one pickle ends by itself: nothing after it is read
+            self.channel.settimeout(max(until - time.monotonic(), 1e-3))
+            self.channel.sendall(pickle.dumps((name, args), protocol=5))
+            return _Plain(self.replies).load()
+
         with contextlib.suppress(Exception):  # else bytes the answer wrote itself, or none
-            reply = plain(data)
+            reply = plain(pickle.dumps(self._reply(name, args), protocol=5)) if not self.pid else (
+                None if self.lost else safely(sent, limit=max(until - time.monotonic(), 0) + 0.1,
+                                              failed=lambda err: None))  # also a byte a second
             if reply == "interrupt":
                 raise KeyboardInterrupt
             value, text, count, threads = reply
@@ -221,24 +224,3 @@ class Room(contextlib.AbstractContextManager):
         return value, self.stream.getvalue(), getattr(self.stream, "count", 0), [
             str(t.name) for t in threading.enumerate() if t not in self.before and t.is_alive()]
 
-
-def _framed(message: object) -> bytes:
-    """``message`` pickled behind its length in 8 bytes."""
-    data = pickle.dumps(message, protocol=5)
-    return len(data).to_bytes(8, "little") + data
-
-
-def _received(channel: socket.socket, until: float | None) -> bytes:
-    """One message: its length in 8 bytes, then the bytes; what came, if the channel closes
-    first or the time runs out (a grandchild holding the channel open costs nothing)."""
-    data = bytearray()
-    while len(data) < 8 or len(data) < 8 + int.from_bytes(data[:8], "little"):
-        channel.settimeout(None if until is None else max(until - time.monotonic(), 1e-3))
-        try:
-            chunk = channel.recv(1 << 20)
-        except OSError:  # the time ran out
-            break
-        if not chunk:
-            break
-        data += chunk
-    return bytes(data[8:])
