@@ -41,9 +41,8 @@ def check_gpt2_byte_to_char(func) -> CheckResult:
         if expected == chr(byte):
             return (f"byte {byte} is printable ({chr(byte)!r}), so it stands for itself. The "
                     "printable bytes are '!'..'~', '¡'..'¬' and '®'..'ÿ'.")
-        return (f"byte {byte} is not printable. Number the non-printable bytes in byte order "
-                "0, 1, 2, ...; the n-th one becomes chr(256 + n): space (the 33rd) is chr(288) "
-                "'Ġ'.")
+        return (f"byte {byte} is not printable. Number the non-printable bytes in byte order 0, "
+                "1, 2, ...; the n-th one becomes chr(256 + n): space (the 33rd) is chr(288) 'Ġ'.")
 
     return check(func, reference_gpt2_byte_to_char, [(b,) for b in range(256)], hint=hint)
 

@@ -58,7 +58,6 @@ def check_most_frequent(func) -> CheckResult:
         (lambda ids, k: Counter(ids).most_common(k), "most_common keeps equal counts in "
          "first-seen order: among equal counts the smaller id first.")],
         hint="count with collections.Counter(ids), then sort the (id, count) pairs by count, "
-             "highest first, and among equal counts the smaller id first; keep the first k "
-             "([:k]).",
+             "highest first, and among equal counts the smaller id first; keep the first k ([:k]).",
         generate=lambda rng, size: ([rng.choice((7, 3, 300, 3)) for _ in range(
             rng.randint(0, 2 * size))], rng.randint(0, 4)))

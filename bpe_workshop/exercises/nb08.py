@@ -15,6 +15,7 @@ from bpe_workshop.files.offline import get_encoding
 from bpe_workshop.tokenizers.sentencepiece_bpe import WORD_MARK
 
 BYTE_PIECE = re.compile(r"<0x([0-9A-F]{2})>")  # SentencePiece's byte fallback piece, e.g. <0xE4>
+ENCODINGS = ("gpt2", "cl100k_base")  # the encodings costliest_language is checked with
 
 
 def reference_number_pieces(number: int) -> list[str]:
@@ -60,7 +61,7 @@ def check_costliest_language(func) -> CheckResult:
     def some(*codes):
         return {code: parallel[code] for code in codes}
 
-    inputs = [(sentences, name) for name in ("gpt2", "cl100k_base") for sentences in (
+    inputs = [(sentences, name) for name in ENCODINGS for sentences in (
         {"en": "information", "el": "νερό"},  # more bytes, fewer tokens
         some("ja", "zh", "ar"), parallel,
         some("ja", "ko"), some("ru", "he"))]  # the encodings disagree here: use the one given
@@ -79,7 +80,7 @@ def check_costliest_language(func) -> CheckResult:
 
     def sentences_and_encoding(rng, size):
         codes = rng.sample(sorted(parallel), rng.randint(1, min(size + 1, len(parallel))))
-        return some(*codes), rng.choice(("gpt2", "cl100k_base"))
+        return some(*codes), rng.choice(ENCODINGS)
 
     return check(func, reference_costliest_language, inputs, hint=hint, wrong=[
         (costliest_by(lambda text, _: len(text)), "count TOKENS, not characters."),
@@ -87,7 +88,7 @@ def check_costliest_language(func) -> CheckResult:
          "script takes many bytes but may take few tokens."),
         *((lambda sentences, _, fixed=fixed: reference_costliest_language(sentences, fixed),
            "count with the encoding you are given, encoding_name: languages cost differently in "
-           "each.") for fixed in ("gpt2", "cl100k_base")),
+           "each.") for fixed in ENCODINGS),
         (costliest_by(lambda text, name: len(get_encoding(name).encode(text)), min),
          "the costliest has the MOST tokens (max, not min)."),
         (lambda sentences, name: reference_costliest_language(
