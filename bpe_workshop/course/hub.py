@@ -329,7 +329,6 @@ def _not_ours(name: str) -> str | None:
 def configure(c, args, saved: dict, room: str) -> None:
     """Fill JupyterHub's config ``c`` for the room from the command line's ``args``, the
     ``saved`` ports and passwords, and ``room``, the name of its control groups' folder."""
-    import bcrypt
     from firstuseauthenticator import FirstUseAuthenticator
     from jupyterhub.auth import LocalAuthenticator
     from jupyterhub.spawner import LocalProcessSpawner
@@ -341,9 +340,8 @@ def configure(c, args, saved: dict, room: str) -> None:
     class RoomAuthenticator(FirstUseAuthenticator, LocalAuthenticator):
         def __init__(self, **kwargs):
             super().__init__(**kwargs)
-            with dbm.open(self.dbm_path, "c", 0o600) as db:  # the instructor's, from the start
-                if admin and admin.encode() not in db:
-                    db[admin] = bcrypt.hashpw(saved["admin_password"].encode(), bcrypt.gensalt())
+            if admin:  # the instructor's password is the one printed at each start
+                self.reset_password(admin, saved["admin_password"])
 
         async def authenticate(self, handler, data):
             """The attendee's own password; at a first login, the workshop's and a new one."""
