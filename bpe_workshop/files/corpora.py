@@ -3,9 +3,8 @@
 - **English prose** (``data/english.txt``, 47 KB, written for this project): essays, letters, a
   story, a field guide to invented birds; the usual first merges appear within a few dozen.
 - **Multilingual sample** (``data/multilingual.txt``, 6 KB, ours too): twelve languages and
-  scripts, emoji sequences and maths; it ends with parallel sentences, the same two in each
-  language (:func:`load_parallel`): as the meaning is fixed, their token counts measure what a
-  language costs a tokenizer (nb08).
+  scripts, emoji sequences and maths; it ends with the same two sentences in each language
+  (:func:`load_parallel`): the meaning fixed, their token counts show what a language costs.
 - **Python code**: the standard library's ``.py`` files of the running interpreter (never
   copied here), a fixed sorted selection (:func:`stdlib_source_files`).
 

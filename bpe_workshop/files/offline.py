@@ -154,7 +154,6 @@ def _fill_cache(name: str, folder: Path) -> None:
     of that name with the right hash)."""
     files = [(file.url, file.sha256, file.read) for file in _SHIPPED[name]]
     if name == "r50k_base":  # its file: GPT-2's ranks (in rank order) in tiktoken's format
-        _fill_cache("gpt2", folder)
         files.append((_R50K_URL, _R50K_SHA256, lambda: b"".join(
             base64.b64encode(token) + b" %d\n" % rank for token, rank in _gpt2_ranks().items())))
     for url, sha256, make_bytes in files:
