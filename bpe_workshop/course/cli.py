@@ -21,8 +21,7 @@ import sys
 from pathlib import Path
 
 from bpe_workshop import check as setup_check
-from bpe_workshop.course import hub, site, wheelhouse
-from bpe_workshop.course.series import FIRST, FOLDER, copy_series, folder_argument, reset_notebook
+from bpe_workshop.course import hub, series, site, wheelhouse
 
 PROBLEMS = {  # errno -> what it means for a learner's file or folder, and what to do
     errno.EEXIST: "a file is in the way of folder {path}: move it, or name another folder",
@@ -92,28 +91,22 @@ def register_start(subparsers) -> None:
                     "newer one from an upgrade goes beside yours as NAME.new.ipynb. Anything "
                     "after -- goes to Jupyter.",
         epilog="example: bpe-workshop start my-course --port 8890 -- --ServerApp.ip=0.0.0.0")
-    parser.add_argument("folder", nargs="?", type=folder_argument, default=FOLDER,
-                        help=f"where the series lives (default: ./{FOLDER})")
+    parser.add_argument("folder", nargs="?", type=series.folder_argument,
+                        default=series.FOLDER, help="where the series lives (default: "
+                        f"./{series.FOLDER})")
     parser.add_argument("--reset", metavar="NN", help="put notebook NN (e.g. 04) back as the "
                         "release has it; yours is kept as NAME.backup.ipynb")
-    parser.add_argument("--port", type=port, help="JupyterLab's port (default: Jupyter's, 8888)")
+    parser.add_argument("--port", type=series.port,
+                        help="JupyterLab's port (default: Jupyter's, 8888)")
     parser.add_argument("--no-browser", action="store_true", help="do not open a browser")
     parser.add_argument("--no-lab", action="store_true",
                         help="copy or update the series, then stop")
     parser.set_defaults(run=start, takes_extra=True)
 
 
-def port(text: str) -> int:
-    """``--port``'s value, a TCP port: ``port("8890")`` is 8890, 0 and 99999999 are refused."""
-    if not text.isdigit() or not 1 <= int(text) <= 65535:
-        raise argparse.ArgumentTypeError(
-            f"{text} is not a port: give a number from 1 to 65535, such as 8890")
-    return int(text)
-
-
 def start(args) -> int:
-    lines = (copy_series(args.folder) if args.reset is None
-             else reset_notebook(args.folder, args.reset))
+    lines = (series.copy_series(args.folder) if args.reset is None
+             else series.reset_notebook(args.folder, args.reset))
     print("\n".join(lines), flush=True)
     if args.no_lab:
         return 0
@@ -133,7 +126,8 @@ def lab_command(folder: Path, port: int | None, no_browser: bool, extra: list[st
     ['00_why_tokenization.ipynb', '--LabApp.default_url=/lab/tree/00_why_tokenization.ipynb', \
 '--ServerApp.root_dir=...course', ...'--port=8890', '--no-browser', '--ServerApp.token=x']
     """
-    command = [sys.executable, "-m", "jupyterlab", FIRST, f"--LabApp.default_url=/lab/tree/{FIRST}",
+    command = [sys.executable, "-m", "jupyterlab", series.FIRST,
+               f"--LabApp.default_url=/lab/tree/{series.FIRST}",
                f"--ServerApp.root_dir={Path(folder).absolute()}"]
     if hasattr(os, "geteuid") and os.geteuid() == 0:  # a container, a cloud VM, a classroom
         command.append("--allow-root")

@@ -52,7 +52,7 @@ from types import SimpleNamespace
 from urllib.parse import unquote
 
 from bpe_workshop.check import DISTRIBUTION
-from bpe_workshop.course.series import FIRST, FOLDER, folder_argument
+from bpe_workshop.course.series import FIRST, FOLDER, folder_argument, port
 
 try:  # Unix's: a room is served from Linux; the other commands run on Windows too
     import fcntl
@@ -78,7 +78,7 @@ def register(subparsers) -> None:
         epilog="example: sudo bpe-workshop hub --port 443 --ssl-key KEY --ssl-cert CERT "
                "--admin teacher --max-users 40")
     for option, kind, default, metavar, text in (  # the room's address, size and limits
-            ("--port", int, 8000, "PORT", "the room's port"),
+            ("--port", port, 8000, "PORT", "the room's port"),
             ("--ip", str, "0.0.0.0", "IP", "the address to listen on; 0.0.0.0 is every address "
              "of this machine (without TLS, --plain-http too)"),
             ("--admin", str, None, "NAME", "the instructor's name: the admin page and every "

@@ -64,6 +64,14 @@ def folder_argument(text: str) -> Path:
     raise argparse.ArgumentTypeError(f"{problem}: give the folder's whole path")
 
 
+def port(text: str) -> int:
+    """``--port``'s value, a TCP port: ``port("8890")`` is 8890, 0 and 99999999 are refused."""
+    if not text.isdigit() or not 1 <= int(text) <= 65535:
+        raise argparse.ArgumentTypeError(
+            f"{text} is not a port: give a number from 1 to 65535, such as 8890")
+    return int(text)
+
+
 def copy_series(folder: Path) -> list[str]:
     """Copy the series into ``folder`` or bring it up to date; the lines to tell the learner.
 

@@ -4,6 +4,8 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 from bpe_workshop.course import hub
 from bpe_workshop.course.cli import main
 
@@ -27,6 +29,15 @@ def test_plain_http_beyond_this_machine_needs_its_own_option(capsys, monkeypatch
 def test_an_idle_time_shorter_than_ten_minutes_is_refused(capsys):
     assert main(["hub", "--ip", "127.0.0.1", "--idle", "5"]) == 2
     assert "--idle must be 10 minutes or more" in capsys.readouterr().err
+
+
+def test_a_port_out_of_range_is_refused_by_the_parser(capsys):
+    for wrong in ("99999999", "0", "http"):
+        with pytest.raises(SystemExit) as done:
+            main(["hub", "--ip", "127.0.0.1", "--idle", "5", "--port", wrong])  # --idle 5:
+            # a port let through is refused next, never served
+        assert done.value.code == 2
+        assert f"{wrong} is not a port: give a number from 1 to 65535" in capsys.readouterr().err
 
 
 def test_a_key_without_a_certificate_is_refused(capsys, tmp_path):
