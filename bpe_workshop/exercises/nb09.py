@@ -73,18 +73,6 @@ def greedy_by(order=lambda start, end: range(end, start, -1), inside=("##",)):
     return greedy_pieces
 
 
-def greedy_from_the_right(word, vocab):
-    pieces, end = [], len(word)
-    while end > 0:  # the longest piece that ENDS here, as if read from the right
-        start = next((s for s in range(end) if (word[s:end] if s == 0 else "##" + word[s:end])
-                      in vocab), None)
-        if start is None:
-            return ["[UNK]"]
-        pieces.insert(0, word[start:end] if start == 0 else "##" + word[start:end])
-        end = start
-    return pieces
-
-
 def check_greedy_pieces(func) -> CheckResult:
     """Check ``func(word, vocab) -> [pieces]``."""
     inputs = [(word, list(TOY)) for word in ("a", "unaffable", "ab", "able", "unable", "x", "unx",
@@ -98,6 +86,17 @@ def check_greedy_pieces(func) -> CheckResult:
             return "the first piece of a word has no '##'; only the pieces after it do."
         return ("at each position take the LONGEST piece in vocab that starts there ('##' + the "
                 "rest after the first piece), then continue after it.")
+
+    def greedy_from_the_right(word, vocab):
+        pieces, end = [], len(word)
+        while end > 0:  # the longest piece that ENDS here, as if read from the right
+            start = next((s for s in range(end) if (word[s:end] if s == 0 else "##" + word[s:end])
+                          in vocab), None)
+            if start is None:
+                return ["[UNK]"]
+            pieces.insert(0, word[start:end] if start == 0 else "##" + word[start:end])
+            end = start
+        return pieces
 
     return check(func, reference_greedy_pieces, inputs, hint=hint, wrong=[
         (greedy_from_the_right, "you cut from the right (the longest piece that ends the word "
@@ -139,28 +138,27 @@ def check_unk_words(func) -> CheckResult:
              "keep the words whose pieces are exactly ['[UNK]'], in order.")
 
 
-def same_score(args, expected, got) -> bool:
-    """A cut of the word into pieces of ``scores`` whose score is the best one (ties allowed)."""
-    word, scores = args
-    return got == expected or (isinstance(got, list) and all(p in scores for p in got)
-                               and "".join(got) == word and math.isclose(
-                                   sum(map(scores.get, got)), sum(map(scores.get, expected)),
-                                   abs_tol=1e-4))
-
-
-def word_and_scores(rng, size):
-    """A word of ▁, a, b, every single character scored, and pieces of it up to 6 long."""
-    word = "▁" + a_word(rng, size + 1, "abA")
-    pieces = {*word, *(word[i:i + rng.randint(2, 6)] for i in
-                       (rng.randrange(len(word)) for _ in range(size + 2)))}
-    return word, {piece: -round(rng.uniform(1, 3 * len(piece)), 1) for piece in sorted(pieces)}
-
-
 def check_best_path(func) -> CheckResult:
     """Check ``func(word, scores) -> [pieces]``."""
     inputs = [(word, dict(SCORES)) for word in ("▁", "▁a", "▁hat", "▁hats", "▁tat", "▁sat",
                                                 "hat", "▁hathat", "▁Hat")]
     inputs += [("▁▁hat", {**dict(SCORES), "▁▁ha": -9.0})]  # not greedy, nor the fewest pieces
+
+    def same_score(args, expected, got) -> bool:
+        """A cut of the word into pieces of ``scores`` with the best score (ties allowed)."""
+        word, scores = args
+        return got == expected or (isinstance(got, list) and all(p in scores for p in got)
+                                   and "".join(got) == word and math.isclose(
+                                       sum(map(scores.get, got)), sum(map(scores.get, expected)),
+                                       abs_tol=1e-4))
+
+    def word_and_scores(rng, size):
+        """A word of ▁, a, b, every single character scored, and pieces of it up to 6 long."""
+        word = "▁" + a_word(rng, size + 1, "abA")
+        pieces = {*word, *(word[i:i + rng.randint(2, 6)] for i in
+                           (rng.randrange(len(word)) for _ in range(size + 2)))}
+        return word, {piece: -round(rng.uniform(1, 3 * len(piece)), 1) for piece in sorted(pieces)}
+
     return check(func, reference_best_path, inputs, generate=word_and_scores, same=same_score,
                  valid=lambda word, scores: word and set(word) <= set(scores), wrong=[
         (lambda word, scores: reference_best_path(word, dict.fromkeys(scores, -1.0)), "you found "
