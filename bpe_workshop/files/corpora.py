@@ -265,14 +265,10 @@ def split_held_out(text: str, fraction: float = 0.1) -> tuple[str, str]:
     require_str(text, "text")
     require_number(fraction, "fraction", above=0, below=1, example=0.1)
     target = int(len(text) * (1 - fraction))
-    after = text.find("\n", target)
-    if after != -1 and after + 1 < len(text):
-        cut = after + 1
-    else:
-        before = text.rfind("\n", 0, target)
-        if before == -1:
-            raise ValueError("split_held_out() cuts at a line break, but the text has none "
-                             "where one could go; pass a text with at least two lines")
-        cut = before + 1
+    after = text.find("\n", target, len(text) - 1)  # a line break with text after it
+    cut = (after if after != -1 else text.rfind("\n", 0, target)) + 1  # 0: none found
+    if cut == 0:
+        raise ValueError("split_held_out() cuts at a line break, but the text has none "
+                         "where one could go; pass a text with at least two lines")
     assert 0 < cut < len(text)
     return text[:cut], text[cut:]

@@ -129,10 +129,10 @@ def get_encoding(name: str) -> tiktoken.Encoding:
     if name in _SHIPPED:
         with _LOCK:
             folder = cache_dir()
-            if folder is None:
-                return _in_memory(name)
             try:
-                _fill_cache(name, folder)
+                if folder is not None:  # else the cache is switched off
+                    _fill_cache(name, folder)
+                    return tiktoken.get_encoding(name)
             except OSError as error:
                 warnings.warn(
                     f"tiktoken's cache folder {folder} cannot be written ({type(error).__name__}: "
@@ -141,8 +141,7 @@ def get_encoding(name: str) -> tiktoken.Encoding:
                     f"TIKTOKEN_CACHE_DIR at a folder you can write, e.g. "
                     f"TIKTOKEN_CACHE_DIR=~/.cache/tiktoken, or set TIKTOKEN_CACHE_DIR='' to "
                     f"switch the cache off", stacklevel=2)
-                return _in_memory(name)
-            return tiktoken.get_encoding(name)
+            return _in_memory(name)
     raise ValueError(
         f"the encoding {name!r} is not shipped with the workshop, so it would have to be "
         f"downloaded; these work offline: {', '.join(OFFLINE_ENCODINGS)}. With a network, "
