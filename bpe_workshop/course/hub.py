@@ -363,6 +363,8 @@ def configure(c, args, saved: dict, room: str) -> None:
                     self.add_system_user(SimpleNamespace(name=name))
                 except RuntimeError as err:  # useradd's words, and what to do
                     problem = f"No account could be made for {name} ({err}); tell the instructor"
+                    subprocess.run(["userdel", name], capture_output=True)  # a half-made one:
+                    # the next try, once the instructor has made room, starts afresh
             answer = None if problem else await super().authenticate(  # FirstUse stores a
                 handler, {**data, "password": own} if first else data)  # first one, or checks
             if wait <= 0:

@@ -270,6 +270,8 @@ def test_a_failed_useradd_reaches_the_attendee_as_a_sentence(room):
         assert f"No account could be made for {name}" in probe.refusal
         assert "cannot create directory" in probe.refusal  # useradd's own words
         assert "tell the instructor" in probe.refusal
+        with pytest.raises(KeyError):  # useradd left the account half made: it is gone, so
+            pwd.getpwnam(name)  # a try after the instructor's fix starts afresh
     finally:
         bench_hub.remove_accounts([name])
         home.unlink()
