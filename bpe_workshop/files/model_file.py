@@ -250,8 +250,7 @@ def _check_header(lines: TextLines, header: str, old: str | None = None) -> None
     line = lines.next("the header line")
     if line in (header, old):
         return
-    magic = header.rsplit(" ", 1)[0]  # "bpe-workshop byte-level"
-    if line.startswith(magic + " "):
+    if line.startswith(header.rsplit(" ", 1)[0] + " "):  # the same kind, another version
         raise lines.error(f"this file is format {line!r}, but this version of bpe_workshop reads "
                           f"only {header!r}",
                           fix="load it with the bpe_workshop version that wrote it, or train "

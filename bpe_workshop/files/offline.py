@@ -149,8 +149,7 @@ def get_encoding(name: str) -> tiktoken.Encoding:
 
 
 def _fill_cache(name: str, folder: Path) -> None:
-    """Copy the shipped files for ``name`` into tiktoken's cache, unless already there (the file
-    of that name with the right hash)."""
+    """Copy the files for ``name`` into tiktoken's cache, unless there with the right hash."""
     files = [(file.url, file.sha256, file.read) for file in _SHIPPED[name]]
     if name == "r50k_base":  # its file: GPT-2's ranks (in rank order) in tiktoken's format
         files.append((_R50K_URL, _R50K_SHA256, lambda: b"".join(
