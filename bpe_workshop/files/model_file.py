@@ -361,9 +361,14 @@ def _locked(folder: Path, wait: float = 30.0):
     try:
         yield
     finally:
-        with contextlib.suppress(OSError):  # Windows: not while another save has it open
+        # subtle: removed while still locked, so that no waiter locks a file that is gone; Windows
+        # removes no open file, so there it is closed first (and stays if another save has it open)
+        if os.name == "nt":
+            os.close(fd)
+        with contextlib.suppress(OSError):
             lock.unlink()
-        os.close(fd)
+        if os.name != "nt":
+            os.close(fd)
 
 
 def read_guarded(path: Path, what: str, max_bytes: int, fix: str,
