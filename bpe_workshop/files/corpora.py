@@ -65,8 +65,7 @@ def data_path(name: str) -> Path:
 
 
 def check_sha256(data: bytes, sha256: str, path: object, fix: str) -> bytes:
-    """``data``, the bytes of the shipped file ``path``, if their SHA-256 is ``sha256``: the one
-    check of a file against its hash (the corpora here, tiktoken's files in ``offline``).
+    """``data``, the bytes of the shipped file ``path``, if their SHA-256 is ``sha256``.
 
     >>> check_sha256(b"abc", hashlib.sha256(b"abd").hexdigest(), "abc.txt", "reinstall it")
     Traceback (most recent call last):

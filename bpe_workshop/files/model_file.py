@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import math
 import os
 import re
 import secrets
@@ -287,8 +286,7 @@ def _targets(path: object, what: str, writer: str, example: str,
 
 
 def write_all(files: list[tuple[Path, bytes]]) -> None:
-    """Write every file, or none: temporary files first, renamed over the old ones at the end,
-    so another process never reads half a file (a model here, tiktoken's cache in ``offline``).
+    """Write every file, or none: temporary files first, renamed over the old ones at the end.
 
     The renames hold the folder's lock, so two saves at once give one save's files, never a mix;
     a failed rename puts back what it replaced. On any failure (a full disk, an interruption)
@@ -333,7 +331,7 @@ def _locked(folder: Path, wait: float = 30.0):
     A wait past a second is told on stderr and one past ``wait`` seconds gives up, each naming
     the lock.
     """
-    lock, start, tell_after = folder / ".bpe-save.lock", time.monotonic(), 1.0
+    lock, start, told = folder / ".bpe-save.lock", time.monotonic(), False
     while True:
         if lock.is_dir():
             raise FileExistsError(f"{str(lock)!r} is in the way of the save lock; delete it")
@@ -353,10 +351,10 @@ def _locked(folder: Path, wait: float = 30.0):
         if waited > wait:
             raise TimeoutError(f"another save in {str(folder)!r} has held its lock "
                                f"{str(lock)!r} for {wait:.0f} s; let it finish, then save again")
-        if waited > tell_after:
+        if waited > 1.0 and not told:
             print(f"waiting for another save in {str(folder)!r} to finish (its lock: "
                   f"{str(lock)!r})", file=sys.stderr)
-            tell_after = math.inf
+            told = True
         time.sleep(0.01)
     try:
         yield
