@@ -244,22 +244,6 @@ def _check_reloads(path: Path, lines: list[str], parse, expected: dict) -> None:
             raise ValueError(f"{path} would load back with other {key}; {fix}")
 
 
-def _check_header(lines: TextLines, header: str, old: str | None = None) -> None:
-    """The first line must be ``header`` (or the older spelling ``old``)."""
-    line = lines.next("the header line")
-    if line in (header, old):
-        return
-    if line.startswith(header.rsplit(" ", 1)[0] + " "):  # the same kind, another version
-        raise lines.error(f"this file is format {line!r}, but this version of bpe_workshop reads "
-                          f"only {header!r}",
-                          fix="load it with the bpe_workshop version that wrote it, or train "
-                              "and save the tokenizer again")
-    kind = line.removeprefix("bpe-workshop ").split(" ")[0]
-    raise lines.error(f"expected the header {header!r}, got {line[:60]!r}",
-                      fix=f"this is a {kind} model file: load it with {_LOADERS[kind]}"
-                      if line.startswith("bpe-workshop ") and kind in _LOADERS else None)
-
-
 def _targets(path: object, what: str, writer: str, example: str,
              suffixes: tuple[str, ...]) -> list[Path]:
     """The files to write: ``path`` (its first suffix taken off) with each of ``suffixes``
@@ -421,7 +405,7 @@ class TextLines:
         read); a file that is not UTF-8 is refused naming the line."""
         def check_head(head: bytes) -> None:  # a line cut at HEAD_BYTES may end mid-character
             errors = "replace" if len(head) == HEAD_BYTES and not head.endswith(b"\n") else "strict"
-            _check_header(cls.parse(path, head, writer, errors), header, old)
+            cls.parse(path, head, writer, errors).header(header, old)
 
         return cls.parse(path, read_guarded(path, "a model file", MAX_FILE_BYTES,
                                             f"pass a model file written by {writer}",
@@ -453,6 +437,21 @@ class TextLines:
         if self.number > len(self.lines):
             raise self.error(f"the file ends where {what} was expected (truncated?)")
         return self.lines[self.number - 1]
+
+    def header(self, header: str, old: str | None = None) -> None:
+        """The first line must be ``header`` (or the older spelling ``old``)."""
+        line = self.next("the header line")
+        if line in (header, old):
+            return
+        if line.startswith(header.rsplit(" ", 1)[0] + " "):  # the same kind, another version
+            raise self.error(f"this file is format {line!r}, but this version of bpe_workshop "
+                             f"reads only {header!r}",
+                             fix="load it with the bpe_workshop version that wrote it, or train "
+                                 "and save the tokenizer again")
+        kind = line.removeprefix("bpe-workshop ").split(" ")[0]
+        raise self.error(f"expected the header {header!r}, got {line[:60]!r}",
+                         fix=f"this is a {kind} model file: load it with {_LOADERS[kind]}"
+                         if line.startswith("bpe-workshop ") and kind in _LOADERS else None)
 
     def keyword(self, keyword: str) -> str:
         """The rest of the next line, which must start with ``keyword`` and a space."""
