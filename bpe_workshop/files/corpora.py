@@ -39,8 +39,7 @@ CORPUS_SHA256 = {
 
 
 def data_path(name: str) -> Path:
-    """The path of the data file ``name`` (a corpus, checked against ``CORPUS_SHA256``, a ``*.cuts``
-    file) in the package's ``data/``.
+    """The path of ``data/<name>`` in the package: a corpus (hash-checked) or a ``*.cuts`` file.
 
     >>> data_path("english.txt").name
     'english.txt'
