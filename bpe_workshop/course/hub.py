@@ -53,6 +53,7 @@ from urllib.parse import unquote
 
 from bpe_workshop.check import DISTRIBUTION
 from bpe_workshop.course.series import FIRST, FOLDER, folder_argument, port
+from bpe_workshop.files.corpora import SERIES_ROOT
 
 try:  # Unix's: a room is served from Linux; the other commands run on Windows too
     import fcntl
@@ -272,9 +273,8 @@ def _attendee_env(env: Path) -> None:
 def _course_source() -> str:
     """What pip installs for attendees: this clone, or the wheel file this install came from,
     else this version from the package index (``bpe-workshop==0.2.0``)."""
-    clone = Path(__file__).parents[2]
-    if (clone / "pyproject.toml").is_file():
-        return str(clone)
+    if (SERIES_ROOT / "pyproject.toml").is_file():  # a clone's top, not a wheel's package
+        return str(SERIES_ROOT)
     installed = metadata.distribution(DISTRIBUTION)  # pip's record of where it came from:
     origin = json.loads(installed.read_text("direct_url.json") or "{}").get("url", "")
     if origin.startswith("file://") and origin.endswith(".whl"):
