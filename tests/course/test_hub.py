@@ -10,7 +10,8 @@ folder deleted. The client is the load benchmark's (``benchmarks/bench_hub.py``)
 through the hub's login form and runs code in kernels over the Jupyter kernel protocol. Three
 rooms, each made once per test process: one where three attendees have trained and saved a
 model (limits of 1 GB and 200 processes each), one that a test restarts, one whose servers stop
-after a minute. No test needs another to have run first.
+after a minute; and one on the machine's own ``/home`` for the one test that needs it (only its
+``.hub`` and log are removed after). No test needs another to have run first.
 """
 
 import hashlib
