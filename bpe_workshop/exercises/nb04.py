@@ -49,8 +49,7 @@ def check_get_stats(func) -> CheckResult:
     """Check ``func(ids) -> {pair: count}`` against ``textbook.get_stats``."""
     inputs = [([],), ([7],), ([1, 2],), ([1, 2, 3, 1, 2],), ([97, 97, 97],), ([5, 5, 5, 5],),
               (list(b"aaabdaaabac"),), (list("hello 👋".encode()),)]
-    overlap = ("overlapping pairs all count, so [97, 97, 97] holds (97, 97) twice."
-               " Try zip(ids, ids[1:]).")
+    overlap = "overlapping pairs all count: [97, 97, 97] holds (97, 97) twice; zip(ids, ids[1:])."
     return check(func, get_stats, inputs, wrong=[
         (lambda ids: {p: len(ids) - len(merge(ids, p, -1)) for p in get_stats(ids)}, overlap),
         (lambda ids: get_stats(ids[:-1]), "the last pair is missing: ids of length n hold n - 1 "
@@ -90,10 +89,9 @@ def check_merge(func) -> CheckResult:
             return (f"your answer holds {shown(strange[0])}, which is neither an id of the input "
                     "nor new_id: emit new_id at a match and copy every other id.")
         if isinstance(got, list) and len(got) < len(expected) and expected[: len(got)] == got:
-            return ("the last id went missing: when the loop stops one place before the end, "
-                    "copy that final id too.")
-        return ("walk left to right; at a match emit new_id and move two places on, otherwise "
-                "copy the id and move one place on. Do not forget the last id.")
+            return "the last id went missing: copy it when the loop stops one place short."
+        return ("walk left to right: at a match emit new_id and move two places on, else copy the "
+                "id and move one. Keep the last id.")
 
     both = "a match needs BOTH ids in the pair's order: ids[i] == pair[0] and ids[i + 1] == pair[1]"
     return check(func, merge, inputs, hint=hint, wrong=[
@@ -102,12 +100,11 @@ def check_merge(func) -> CheckResult:
         (merge_matching(lambda ids, i, pair: {ids[i], ids[i + 1]} == set(pair)),
          f"you matched the pair in either order: {both}."),
         (merge_matching(lambda ids, i, pair: (ids[i], ids[i + 1]) == pair, step=1),
-         "after a match, skip BOTH ids of the pair, and do not let a used id start a second "
-         "match: [97, 97, 97] with (97, 97) gives [256, 97]."),
+         "after a match skip BOTH ids: a used id starts no second match, [97, 97, 97] with "
+         "(97, 97) gives [256, 97]."),
         (lambda ids, pair, new_id: [int(i) for i in " ".join(map(str, ids)).replace(
             f"{pair[0]} {pair[1]}", str(new_id)).split()],
-         "you joined the ids into a string and replaced there: the text '1 21' contains '1 2'. "
-         "Work on the list, comparing whole ids.")],
+         "you replaced in the ids joined as text ('1 21' contains '1 2'): compare whole ids.")],
         generate=lambda rng, size: (some_ids(rng, size), (rng.choice((1, 2)), 2), 256))
 
 
@@ -124,8 +121,8 @@ def check_decode(func) -> CheckResult:
 
     return check(func, decode, inputs, generate=ids_and_vocab, wrong=[
         (lambda ids, vocab, errors=errors: b"".join(map(vocab.get, ids)).decode("utf-8", errors),
-         "decode with errors=\"replace\": a byte that is not UTF-8 becomes '\\ufffd', a sign that "
-         "something was lost.") for errors in ("ignore", "backslashreplace")],
+         "decode with errors=\"replace\": a byte that is not UTF-8 becomes '\\ufffd', a sign of "
+         "loss.") for errors in ("ignore", "backslashreplace")],
         hint=lambda args, expected, got: (
             "these bytes are not valid UTF-8 on their own; decode with errors=\"replace\" so they "
             "become '\\ufffd' instead of raising."
@@ -190,8 +187,7 @@ def check_build_vocab(func) -> CheckResult:
         first = next((i for i in expected if got.get(i) != expected[i]), None) \
             if isinstance(got, dict) else None
         if first is None:
-            return how if isinstance(got, Raised) else ("there are extra ids; one entry per "
-                                                        "byte and one per merge, nothing else.")
+            return how if isinstance(got, Raised) else "extra ids: one per byte and per merge only."
         return (f"first difference at id {first}: expected {shown(expected[first])}, got "
                 f"{shown(got.get(first))}. {how}")
 
@@ -209,16 +205,14 @@ def check_encode_chunks(func) -> CheckResult:
               ("aa aa", merges, r"\S+|\s+"), ("aé aa", merges, r"\S+|\s+")]
     return check(func, reference_encode_chunks, inputs, wrong=[
         (lambda text, merges, pattern: reference_encode(text, merges),
-         "a merge joined bytes across a chunk boundary: split the text with the pattern first "
-         "(split_text(text, pattern)) and encode each chunk on its own."),
+         "a merge crossed a chunk boundary: encode each chunk of split_text(text, pattern) alone."),
         (lambda text, merges, pattern: [i for chunk in text.split(" ")
                                         for i in reference_encode(chunk, merges)],
          "you split on ' ', losing the spaces: split_text(text, pattern)."),
         (lambda text, merges, pattern: [i for chunk in split_text(text, pattern)
                                         for i in from_code_points(chunk, merges)], UTF8),
         (lambda text, merges, pattern: reference_encode_chunks(text, merges, GPT2_PATTERN),
-         "you split with GPT-2's pattern, not with the pattern you are given: "
-         "split_text(text, pattern).")],
+         "you split with GPT-2's pattern, not the one you are given: split_text(text, pattern).")],
         generate=lambda rng, size: (random_text(rng, size, "aab ,é你"), random_merges(rng, size),
                                     rng.choice(PATTERNS)),
         hint=lambda args, expected, got: (

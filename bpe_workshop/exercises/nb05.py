@@ -83,13 +83,11 @@ def check_apply_merges(func) -> CheckResult:
         return lambda word, merges: functools.reduce(lambda text, pair: [*merge_vocab(
             pair, {text: 1})][0], merges, " ".join(first(word))).split()
 
-    return check(func, reference_apply_merges, inputs, generate=word_and_merges,
-                 wrong=[(merged_from(list), "start from list(word) + ['</w>']: the end-of-word "
-                         "marker is a symbol too."),
-                        (merged_from(lambda word: word + "</w>"), MARK)],
-                 hint="apply each merge once, in the order given, to the whole word (left to "
-                      "right, no overlaps: 'aaa' with ('a', 'a') gives ['aa', 'a', '</w>']); a "
-                      "later merge may use symbols made by earlier ones.")
+    return check(func, reference_apply_merges, inputs, generate=word_and_merges, wrong=[
+        (merged_from(list), "start from list(word) + ['</w>']: '</w>' is a symbol too."),
+        (merged_from(lambda word: word + "</w>"), MARK)],
+        hint="apply each merge once, in the order given, left to right without overlaps ('aaa' "
+             "with ('a', 'a') gives ['aa', 'a', '</w>']); later merges use earlier ones' symbols.")
 
 
 def merge_vocab_by(before=r"(?<!\S)", after=r"(?!\S)", escape=re.escape, glue="", count=0,
@@ -129,28 +127,22 @@ def check_merge_vocab(func) -> CheckResult:
                  + " </w>" for _ in range(rng.randint(1, 3))}
         return (rng.choice(SYMBOLS[:-1]), rng.choice(SYMBOLS)), {w: len(w) for w in words}
 
-    nothing = ("nothing was merged here, although the pair stands in it as two whole symbols: "
-               "either the replacement puts the space back (use ''.join(pair), not ' '.join) or "
-               "one of your two lookarounds never succeeds. Each must accept a space or the "
-               "edge of the word: before the bigram the lookbehind (?<!\\S), after it the "
-               "lookahead (?!\\S). (A lookahead written in front of the bigram would look at "
-               "the bigram's own first character.)")
+    nothing = ("nothing was merged, though the pair stands here as two whole symbols: the "
+               "replacement puts the space back (''.join(pair), not ' '.join), or a lookaround "
+               "never succeeds. Each must accept a space or the word's edge: (?<!\\S) before, "
+               "(?!\\S) after the bigram (a lookahead in front sees the bigram's first character).")
     return check(func, merge_vocab, inputs, waiting=_still_the_copy, wrong=[
-        (merge_vocab_by(before=""), "only the lookahead is left: with nothing before the bigram it "
-         "may start inside a symbol, so 'ne s' becomes 'nes'. Put the lookbehind (?<!\\S) in front "
-         "of it."),
-        (merge_vocab_by(escape=str), "re.escape is missing: in a pattern '.' stands for any "
-         "character (the pair ('.', '</w>') also joins 'x </w>') and '\\' starts an escape. Build "
-         "the pattern from re.escape(' '.join(pair))."),
-        (merge_vocab_by(before=r"\b", after=r"\b"), "a word boundary \\b only stands between a "
-         "letter or digit and something else: never after '>' (</w>), nor beside '\\\\' or '.'. "
-         "Say 'a space or the edge of the word' instead: (?<!\\S) before, (?!\\S) after."),
+        (merge_vocab_by(before=""), "only the lookahead is left: the bigram may start inside a "
+         "symbol ('ne s' becomes 'nes'); put the lookbehind (?<!\\S) in front of it."),
+        (merge_vocab_by(escape=str), "re.escape is missing: '.' stands for any character (('.', "
+         "'</w>') also joins 'x </w>') and '\\' starts an escape: re.escape(' '.join(pair))."),
+        (merge_vocab_by(before=r"\b", after=r"\b"), "\\b needs a letter or digit on one side only: "
+         "never after '>' (</w>) nor beside '\\\\' or '.'. Use (?<!\\S) before, (?!\\S) after."),
         (merge_vocab_by(glue=" "), nothing),
-        (merge_vocab_by(template=True), "a str replacement is a template: a backslash in it is an "
-         "escape, so the pair ('\\\\', 'n') writes a line break. Replace with a function: "
-         "pattern.sub(lambda match: ''.join(pair), word)."),
-        (merge_vocab_by(count=1), "only the first match in each word was merged: leave out "
-         "count=1, so that every match is."),
+        (merge_vocab_by(template=True), "a str replacement is a template: a backslash "
+         "escapes, so ('\\\\', 'n') writes a line break. Use a function: pattern.sub(lambda "
+         "match: ''.join(pair), word)."),
+        (merge_vocab_by(count=1), "only each word's first match was merged: leave out count=1."),
         (merge_vocab_by(changed_only=True), "the words where nothing was merged are missing: "
          "return every word, changed or not."),
         (merge_vocab_by(before="", after=""), "the pair may only match as two whole symbols: no "
