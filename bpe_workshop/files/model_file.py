@@ -416,10 +416,9 @@ class TextLines:
         """The lines of ``data``, the bytes of the file ``path`` (see :meth:`read`)."""
         try:
             text = data.decode("utf-8", errors)
-        except UnicodeDecodeError as err:
-            line = data[: err.start].count(b"\n") + 1
-            raise ValueError(f"{path}, line {line}: not UTF-8 text (byte 0x{data[err.start]:02x}); "
-                             f"this is not a file written by {writer}") from None
+        except UnicodeDecodeError as err:  # named by its line, as every error in the file
+            raise cls(path, [], writer).error(f"not UTF-8 text (byte 0x{data[err.start]:02x})",
+                                              data[: err.start].count(b"\n") + 1) from None
         text = text.removeprefix("\ufeff")  # a byte order mark, added by some editors
         lines = [line.rstrip("\r") for line in text.split("\n")]
         if lines and lines[-1] == "":
