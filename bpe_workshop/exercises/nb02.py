@@ -59,5 +59,4 @@ def check_number_chunks(number_chunks) -> CheckResult:
 def check_chunk_ids(chunk_ids) -> CheckResult:
     """Exercise: ``my_chunk_ids(text) -> list[list[int]]``, GPT-4 chunks as UTF-8 byte values."""
     return check(chunk_ids, reference_chunk_ids, [(text,) for text in TEXTS], generate=a_text,
-                 hint="split with GPT4_PATTERN, then list(chunk.encode('utf-8')) for each chunk: "
-                      "one list per chunk.")
+                 hint="split with GPT4_PATTERN, then list(chunk.encode('utf-8')) for each chunk.")

@@ -38,8 +38,7 @@ def check_pair_counts(pair_counts) -> CheckResult:
     """Exercise: ``my_pair_counts(text) -> {(left, right): count}``, overlapping pairs included."""
     return check(pair_counts, count_pairs, [(text,) for text in TEXTS], wrong=[
         (functools.partial(count_pairs, overlapping=False), "count every position: 'aaa' holds "
-         "('a', 'a') twice (positions 0-1 and 1-2). zip(text, text[1:]) walks over all adjacent "
-         "pairs."),
+         "('a', 'a') twice (at 0-1 and 1-2); zip(text, text[1:]) gives all adjacent pairs."),
         (lambda text: count_pairs(text[:-1]), "the LAST pair is missing: a text of n characters "
          "has n - 1 pairs, so the start positions run over range(len(text) - 1).")],
         generate=lambda rng, size: (random_text(rng, size, "aab"),),
@@ -79,8 +78,7 @@ def check_decompress(decompress) -> CheckResult:
          "you undid the oldest replacement first, so symbols made later (X = ZY) still hold "
          "earlier ones: walk the table in reverse order, e.g. reversed(list(table.items()))."),
         (lambda text, table: decompress_by_hand(text, dict(sorted(table.items(), reverse=True))),
-         "the table's order is the order the symbols were made, whatever their letters: undo "
-         "them last-made first, reversed(list(table.items())), not in alphabetical order.")],
+         "undo the last made first, reversed(list(table.items())), not in alphabetical order.")],
         hint="replace each symbol by the pair it stands for, the last replacement of the table "
              "first, until only the original letters are left.")
 
