@@ -39,10 +39,9 @@ def check_gpt2_byte_to_char(func) -> CheckResult:
     def hint(args, expected, got):
         (byte,) = args
         if expected == chr(byte):
-            return (f"byte {byte} is printable ({chr(byte)!r}), so it stands for itself. The "
-                    "printable bytes are '!'..'~', '¡'..'¬' and '®'..'ÿ'.")
-        return (f"byte {byte} is not printable. Number the non-printable bytes in byte order 0, "
-                "1, 2, ...; the n-th one becomes chr(256 + n): space (the 33rd) is chr(288) 'Ġ'.")
+            return f"byte {byte} is printable ('!'..'~', '¡'..'¬', '®'..'ÿ'): it stands for itself."
+        return (f"byte {byte} is not printable: number those bytes 0, 1, 2, ... in byte order; "
+                "the n-th becomes chr(256 + n): space, the 33rd, is chr(288) 'Ġ'.")
 
     return check(func, reference_gpt2_byte_to_char, [(b,) for b in range(256)], hint=hint)
 
@@ -97,18 +96,16 @@ def check_recover_pair(func) -> CheckResult:
     inputs += [(token, {piece: rank for piece, rank in gpt2.items() if piece in token})
                for token in (b"ress", b" her", " café".encode(), " 裏".encode())]
 
-    replay = ("repeatedly join the adjacent two parts whose concatenation has the lowest rank "
-              "(the leftmost one if that pair stands twice), allowing only ranks LOWER than the "
-              "token's own")
+    replay = ("repeatedly join the adjacent pair of lowest rank (the leftmost if that pair stands "
+              "twice), using only ranks LOWER than the token's own")
 
     def hint(args, expected, got):
         token, ranks = args
         splits = [(token[:i], token[i:]) for i in range(1, len(token))]
         if got in splits and set(got) <= ranks.keys():  # a split into two tokens, not BPE's
-            return (f"{shown(got[0])} + {shown(got[1])} are both tokens and make the token, "
-                    "but BPE never produced that pair: the merges are replayed in rank order, "
-                    "lowest first, and the lower-ranked merges had already grouped the bytes "
-                    f"differently. Replay them: {replay}.")
+            return (f"{shown(got[0])} + {shown(got[1])} are both tokens and make the token, but "
+                    "BPE never produced that pair: lower-ranked merges, replayed lowest first, had "
+                    f"grouped the bytes differently. Replay them: {replay}.")
         return (f"run byte-level BPE on the token's bytes: {replay}. Exactly two parts remain; "
                 "return them as a tuple. (The longest known prefix is not always the answer.)")
 

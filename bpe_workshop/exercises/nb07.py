@@ -42,9 +42,8 @@ def check_longest_tokens(func) -> CheckResult:
     return check(func, reference_longest_tokens, inputs, generate=vocab_and_k, wrong=[
         (lambda vocab, k: reference_longest_tokens(vocab, len(vocab)),
          "return at most k ids: slice with [:k].")],
-        hint="sort the ids by the length of their token in BYTES, longest first; among tokens of "
-             "equal length the smaller id first: key=lambda i: (-len(vocab[i]), i); then keep "
-             "the first k ([:k]).")
+        hint="sort the ids by token length in BYTES, longest first, the smaller id first among "
+             "equals (key=lambda i: (-len(vocab[i]), i)); then keep the first k ([:k]).")
 
 
 def check_most_frequent(func) -> CheckResult:

@@ -36,9 +36,8 @@ def check_number_pieces(func) -> CheckResult:
     def hint(args, expected, got):
         if isinstance(got, list) and "".join(map(str, got)) != str(args[0]):
             return "the pieces must join back to str(number): every digit once, in order."
-        return ("cl100k's pattern takes \\p{N}{1,3}: at most three digits, read from the LEFT. "
-                "So the first groups have three digits and the last one has what is left "
-                "(1000 is '100', '0', not '1', '000').")
+        return ("cl100k's pattern \\p{N}{1,3} takes at most three digits, from the LEFT: groups "
+                "of three, then what is left (1000 is '100', '0', not '1', '000').")
 
     return check(func, reference_number_pieces, inputs, hint=hint,
                  generate=lambda rng, size: (rng.randrange(10 ** rng.randint(1, size + 2)),))
@@ -72,8 +71,7 @@ def check_costliest_language(func) -> CheckResult:
     def hint(args, expected, got):
         if not isinstance(got, str) or got not in args[0]:
             return "return the language code, one of the dict's keys (e.g. 'hi'), not a count."
-        return (f"count TOKENS with get_encoding({args[1]!r}) and return the code of the largest "
-                "count, the first of equal ones.")
+        return f"count TOKENS with get_encoding({args[1]!r}): the most wins, the first on a tie."
 
     def costliest_by(size, pick=max):  # a known wrong answer: the code picked by size(text, name)
         return lambda sentences, name: pick(sentences, key=lambda code: size(sentences[code], name))
@@ -129,18 +127,15 @@ def check_decode_pieces(func) -> CheckResult:
         if isinstance(got, str) and "<0x" in got:
             return "a piece like '<0xE4>' is one byte, int('E4', 16): collect the bytes."
         if isinstance(got, str) and got.startswith(" "):
-            return ("the encoder put one space before the text (add_dummy_prefix): take it off "
-                    "the first piece only.")
+            return "take off the space add_dummy_prefix put before the text (first piece only)."
         if isinstance(got, str) and len(got) < len(expected) and expected.endswith(got):
-            return ("only the ONE space the encoder added comes off, and only when the first "
-                    "piece starts with '▁': not every leading space (lstrip), not any first "
-                    "character.")
+            return ("only the ONE space the encoder added comes off, when the first piece starts "
+                    "with '▁': not every leading space (lstrip), not any first character.")
         if isinstance(got, str) and got.count("\ufffd") > expected.count("\ufffd"):
-            return ("gather BYTES, not characters: a rare character comes as several <0x..> "
-                    "pieces that only make sense together; decode all the bytes at the end.")
-        return ("'▁' is a space, a piece like '<0xE4>' the byte int('E4', 16), any other piece "
-                "its UTF-8 bytes: join all the bytes, decode once (errors='replace'), and take "
-                "off the one space the encoder put before the text.")
+            return ("gather BYTES, not characters: a rare character's several <0x..> pieces make "
+                    "sense only together; decode all the bytes at the end.")
+        return ("'▁' is a space, '<0xE4>' the byte int('E4', 16), any other piece its UTF-8 "
+                "bytes: join them, decode once (errors='replace'), drop the encoder's one space.")
 
     groups = (["▁a"], ["b"], ["▁"], ["é"], ["<0x41>"], ["<0xE4>", "<0xBD>", "<0xA0>"], ["▁▁"],
               ["▁你好"], ["<0xC3>", "<0xA9>"])

@@ -99,13 +99,11 @@ def check_greedy_pieces(func) -> CheckResult:
         return pieces
 
     return check(func, reference_greedy_pieces, inputs, hint=hint, wrong=[
-        (greedy_from_the_right, "you cut from the right (the longest piece that ends the word "
-         "first): WordPiece reads from the LEFT, taking at each position the longest piece that "
-         "starts there."),
+        (greedy_from_the_right, "you cut from the right (the longest piece ending the word "
+         "first): WordPiece takes the longest piece STARTING at each position, from the LEFT."),
         (greedy_by(inside=("##", "")), "inside a word only the '##' form of a piece counts: "
          "'able' in the vocabulary does not cover the end of 'unable', only '##able' would."),
-        (greedy_by(inside=("",)), "write '##' in front of every piece after the first: inside a "
-         "word only the '##' forms count."),
+        (greedy_by(inside=("",)), "write '##' in front of every piece after the first."),
         (greedy_by(lambda start, end: range(start + 1, end + 1)), "take the LONGEST piece that "
          "starts at each position, not the shortest.")],
         alone="return only the list of pieces.",
@@ -132,8 +130,7 @@ def check_unk_words(func) -> CheckResult:
         (unknown(str.split), "split with split_words(text), not text.split(): each punctuation "
          "character is a word of its own."),
         (unknown(lambda text: re.findall(r"\w+|[^\w\s]", text)), "split with split_words(text): "
-         "each punctuation character is a word of its own, and '_' is punctuation here (as in "
-         "BERT) though \\w matches it.")],
+         "each punctuation character, '_' too (as in BERT, unlike \\w), is a word of its own.")],
         hint="split with split_words(text) (whitespace AND each punctuation character), then "
              "keep the words whose pieces are exactly ['[UNK]'], in order.")
 
@@ -162,15 +159,13 @@ def check_best_path(func) -> CheckResult:
     return check(func, reference_best_path, inputs, generate=word_and_scores, same=same_score,
                  valid=lambda word, scores: word and set(word) <= set(scores), wrong=[
         (lambda word, scores: reference_best_path(word, dict.fromkeys(scores, -1.0)), "you found "
-         "the cut with the FEWEST pieces: the best path has the highest total score, which may "
-         "take more pieces."),
+         "the FEWEST pieces: the best path has the highest total score, maybe with more pieces."),
         (greedy_by(inside=("",)), "greedy longest-first is not the same: the best path may start "
          "with a shorter piece. Keep best[i] for every end i."),
         (lambda word, scores: reference_best_path(word, {
             piece: s for piece, s in scores.items() if len(piece) <= 3}), "your pieces are never "
-         "longer than 3 characters: try every piece word[j:i] for every start j < i, whatever its "
-         "length.")],
+         "longer than 3 characters: try every piece word[j:i], for every start j < i.")],
         alone="return only the pieces; `viterbi` returns `(pieces, score)`, here return `pieces`.",
-        hint="best[i] = the highest total log probability of any cut of word[:i]; for each end i, "
-             "try every piece word[j:i] in scores and keep best[j] + scores[piece]; then walk "
+        hint="best[i] = the highest total log probability of any cut of word[:i]: for each end "
+             "i, keep the best best[j] + scores[word[j:i]] over the pieces in scores; then walk "
              "back from the end. Greedy longest-first is not the same.")

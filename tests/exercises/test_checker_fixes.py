@@ -112,9 +112,9 @@ WRONG = [
     ("04", "get_stats", lambda ids: {p: float(n) for p, n in get_stats(ids).items()},
      "([1, 2])", "each value must be an int, but one of yours is a float (1.0)"),
     ("09", "unk_words", greedy_on_words_of(lambda text: re.findall(r"\w+|[^\w\s]", text)),
-     "('a_b', [", "'_' is punctuation here (as in BERT)"),
+     "('a_b', [", "'_' too (as in BERT, unlike \\w)"),
     ("06", "recover_pair", replay_rightmost_first, "(b'aaa', {b'a': 0, b'aa': 1, b'aaa': 2})",
-     "the leftmost one if that pair stands twice"),
+     "the leftmost if that pair stands twice"),
     ("07", "longest_tokens", longest_tokens_deleting, "({7: b'a'}, 1) gave the right answer, "
      "but changed its argument vocab", "do not change its argument vocab; work on a copy."),
     ("06", "recover_pair", recover_pair_popping, "(b'aaa', {b'a': 0, b'aa': 1, b'aaa': 2}) "
