@@ -49,10 +49,8 @@ def check_utf8_length(utf8_length) -> CheckResult:
 
 def check_encode_utf8(encode_utf8) -> CheckResult:
     """Exercise: ``my_encode_utf8(code_point) -> bytes`` built with bit operations."""
-    def hint(args, expected, got):
-        bits = " ".join(f"{byte:08b}" for byte in expected)
-        return (f"{args[0]:#x} needs {len(expected)} byte(s): {bits}. The first byte carries the "
-                "length prefix; every later byte starts with 10 and carries 6 bits.")
-
-    return check(encode_utf8, reference_encode_utf8, [(cp,) for cp in CODE_POINTS], hint=hint,
-                 generate=a_code_point)
+    return check(encode_utf8, reference_encode_utf8, [(cp,) for cp in CODE_POINTS],
+                 generate=a_code_point, hint=lambda args, expected, got: (
+                     f"{args[0]:#x} needs {len(expected)} byte(s): "
+                     f"{' '.join(f'{byte:08b}' for byte in expected)}. The first byte carries "
+                     "the length prefix; every later byte starts with 10 and carries 6 bits."))

@@ -121,8 +121,8 @@ def check_decode(func) -> CheckResult:
 
     return check(func, decode, inputs, generate=ids_and_vocab, wrong=[
         (lambda ids, vocab, errors=errors: b"".join(map(vocab.get, ids)).decode("utf-8", errors),
-         "decode with errors=\"replace\": a byte that is not UTF-8 becomes '\\ufffd', a sign of "
-         "loss.") for errors in ("ignore", "backslashreplace")],
+         "decode with errors=\"replace\": a byte that is not UTF-8 becomes '\\ufffd', a sign that "
+         "something was lost.") for errors in ("ignore", "backslashreplace")],
         hint=lambda args, expected, got: (
             "these bytes are not valid UTF-8 on their own; decode with errors=\"replace\" so they "
             "become '\\ufffd' instead of raising."

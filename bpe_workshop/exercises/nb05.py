@@ -19,8 +19,7 @@ from bpe_workshop.tokenizers.word_level import WordLevelBPE
 
 PAPER_VOCAB = {"l o w </w>": 5, "l o w e r </w>": 2, "n e w e s t </w>": 6, "w i d e s t </w>": 3}
 SYMBOLS = ("a", "E", "e", "s", "t", "n", "es", "st", ".", "\\", "</w>")  # for generated cases
-MARK = ("'</w>' is one symbol, not four characters: add it as an item, [*word, '</w>'], not as "
-        "text (word + '</w>' splits into '<', '/', 'w', '>').")
+MARK = "'</w>' is one symbol: [*word, '</w>'], not word + '</w>' (split into '<', '/', 'w', '>')."
 
 
 def reference_apply_merges(word: str, merges: list[tuple[str, str]]) -> list[str]:
