@@ -100,8 +100,7 @@ def check_merge(func) -> CheckResult:
         (merge_matching(lambda ids, i, pair: {ids[i], ids[i + 1]} == set(pair)),
          f"you matched the pair in either order: {both}."),
         (merge_matching(lambda ids, i, pair: (ids[i], ids[i + 1]) == pair, step=1),
-         "after a match skip BOTH ids: a used id starts no second match, [97, 97, 97] with "
-         "(97, 97) gives [256, 97]."),
+         "after a match skip BOTH ids: [97, 97, 97] with (97, 97) gives [256, 97]."),
         (lambda ids, pair, new_id: [int(i) for i in " ".join(map(str, ids)).replace(
             f"{pair[0]} {pair[1]}", str(new_id)).split()],
          "you replaced in the ids joined as text ('1 21' contains '1 2'): compare whole ids.")],
@@ -173,8 +172,7 @@ def check_encode(func) -> CheckResult:
             "when no present pair is in merges, every rank is infinity and min() still returns "
             "one of them: check `if pair not in merges: break` before merges[pair]."
             if isinstance(got, Raised) and isinstance(got.error, KeyError) else
-            f"start from list(text.encode('utf-8')); repeatedly {smallest}; stop when no present "
-            "pair is in merges."))
+            f"from list(text.encode('utf-8')), repeatedly {smallest} until none is in merges."))
 
 
 def check_build_vocab(func) -> CheckResult:
