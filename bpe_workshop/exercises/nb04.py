@@ -52,8 +52,7 @@ def check_get_stats(func) -> CheckResult:
     overlap = "overlapping pairs all count: [97, 97, 97] holds (97, 97) twice; zip(ids, ids[1:])."
     return check(func, get_stats, inputs, wrong=[
         (lambda ids: {p: len(ids) - len(merge(ids, p, -1)) for p in get_stats(ids)}, overlap),
-        (lambda ids: get_stats(ids[:-1]), "the last pair is missing: ids of length n hold n - 1 "
-         "pairs, the last at positions n - 2 and n - 1.")],
+        (lambda ids: get_stats(ids[:-1]), "the last pair (ids[-2], ids[-1]) is missing.")],
         generate=lambda rng, size: (some_ids(rng, size),),
         hint=f"every position i with a neighbour i+1 gives one pair; {overlap}")
 
