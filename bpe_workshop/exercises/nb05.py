@@ -138,9 +138,8 @@ def check_merge_vocab(func) -> CheckResult:
         (merge_vocab_by(before=r"\b", after=r"\b"), "\\b needs a letter or digit on one side only: "
          "never after '>' (</w>) nor beside '\\\\' or '.'. Use (?<!\\S) before, (?!\\S) after."),
         (merge_vocab_by(glue=" "), nothing),
-        (merge_vocab_by(template=True), "a str replacement is a template: a backslash "
-         "escapes, so ('\\\\', 'n') writes a line break. Use a function: pattern.sub(lambda "
-         "match: ''.join(pair), word)."),
+        (merge_vocab_by(template=True), "in a str replacement a backslash escapes: ('\\\\', 'n') "
+         "writes a line break. Use a function: pattern.sub(lambda match: ''.join(pair), word)."),
         (merge_vocab_by(count=1), "only each word's first match was merged: leave out count=1."),
         (merge_vocab_by(changed_only=True), "the words where nothing was merged are missing: "
          "return every word, changed or not."),

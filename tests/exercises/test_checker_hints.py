@@ -133,7 +133,7 @@ WRONG = [
     ("05", "merge_vocab", paper_merge(count=1), "(('s', 't'), {'s t a s t </w>': 1})",
      "leave out count=1"),
     ("05", "merge_vocab", merge_vocab_with_a_template, "(('\\\\', 'n'), {'\\\\ n </w>': 1})",
-     "a str replacement is a template"),
+     "in a str replacement a backslash escapes"),
     ("05", "merge_vocab", merge_vocab_as_a_list, "(('e', 's'), {'e s': 1})",
      "return a dict, not a list."),
     ("05", "merge_vocab", merge_vocab_changed_words_only, "(('e', 's'), {'e st </w>': 1})",
