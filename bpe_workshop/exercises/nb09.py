@@ -84,8 +84,7 @@ def check_greedy_pieces(func) -> CheckResult:
             return "one character that no piece covers makes the WHOLE word one '[UNK]'."
         if isinstance(got, list) and got and str(got[0]).startswith("##"):
             return "the first piece of a word has no '##'; only the pieces after it do."
-        return ("at each position take the LONGEST piece in vocab that starts there ('##' + the "
-                "rest after the first piece), then continue after it.")
+        return "take the LONGEST piece in vocab starting at each position ('##' after the first)."
 
     def greedy_from_the_right(word, vocab):
         pieces, end = [], len(word)
@@ -166,6 +165,5 @@ def check_best_path(func) -> CheckResult:
             piece: s for piece, s in scores.items() if len(piece) <= 3}), "your pieces are never "
          "longer than 3 characters: try every piece word[j:i], for every start j < i.")],
         alone="return only the pieces; `viterbi` returns `(pieces, score)`, here return `pieces`.",
-        hint="best[i] = the highest total log probability of any cut of word[:i]: for each end "
-             "i, keep the best best[j] + scores[word[j:i]] over the pieces in scores; then walk "
-             "back from the end. Greedy longest-first is not the same.")
+        hint="best[i] = the highest total log probability of a cut of word[:i], the max of best[j] "
+             "+ scores[word[j:i]]; walk back from the end. Greedy longest-first is not the same.")
