@@ -49,11 +49,10 @@ def check_replace_pair(replace_pair) -> CheckResult:
     inputs = [*((text, ("a", "a"), "Z") for text in ("", "aa", "aaa", "aaaa", "aaabdaaabac")),
               ("aaabcdaadab", ("a", "a"), "X"), ("abc", ("x", "y"), "Z"),
               ("ZabdZabac", ("a", "b"), "Y"), ("ZYdZYac", ("Z", "Y"), "X")]
-    return check(replace_pair, reference_replace_pair, inputs,
-                 generate=lambda rng, size: (random_text(rng, size, "ab"),
-                                             (rng.choice("ab"), rng.choice("ab")), "Z"),
-                 hint="scan left to right; after a match, skip both characters, so 'aaa' with "
-                      "('a', 'a') gives 'Za'. str.replace does exactly this.")
+    return check(replace_pair, reference_replace_pair, inputs, generate=lambda rng, size: (
+        random_text(rng, size, "ab"), (rng.choice("ab"), rng.choice("ab")), "Z"),
+        hint="scan left to right; after a match, skip both characters, so 'aaa' with ('a', 'a') "
+             "gives 'Za'. str.replace does exactly this.")
 
 
 def a_compressed_text(rng, size):
