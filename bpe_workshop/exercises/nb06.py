@@ -103,9 +103,8 @@ def check_recover_pair(func) -> CheckResult:
         token, ranks = args
         splits = [(token[:i], token[i:]) for i in range(1, len(token))]
         if got in splits and set(got) <= ranks.keys():  # a split into two tokens, not BPE's
-            return (f"{shown(got[0])} + {shown(got[1])} are both tokens and make the token, but "
-                    "BPE never produced that pair: lower-ranked merges, replayed lowest first, had "
-                    f"grouped the bytes differently. Replay them: {replay}.")
+            return (f"{shown(got[0])} + {shown(got[1])} are both tokens, but BPE never produced "
+                    f"that pair: lower-ranked merges had grouped the bytes differently; {replay}.")
         return (f"run byte-level BPE on the token's bytes: {replay}. Exactly two parts remain; "
                 "return them as a tuple. (The longest known prefix is not always the answer.)")
 

@@ -85,8 +85,7 @@ def check_costliest_language(func) -> CheckResult:
         (costliest_by(lambda text, _: len(text.encode())), "count TOKENS, not bytes: a rare "
          "script takes many bytes but may take few tokens."),
         *((lambda sentences, _, fixed=fixed: reference_costliest_language(sentences, fixed),
-           "count with the encoding you are given, encoding_name: languages cost differently in "
-           "each.") for fixed in ENCODINGS),
+           "count with the encoding you are given: costs differ in each.") for fixed in ENCODINGS),
         (costliest_by(lambda text, name: len(get_encoding(name).encode(text)), min),
          "the costliest has the MOST tokens (max, not min)."),
         (lambda sentences, name: reference_costliest_language(

@@ -98,14 +98,12 @@ def check_greedy_pieces(func) -> CheckResult:
         return pieces
 
     return check(func, reference_greedy_pieces, inputs, hint=hint, wrong=[
-        (greedy_from_the_right, "you cut from the right (the longest piece ending the word "
-         "first): WordPiece takes the longest piece STARTING at each position, from the LEFT."),
+        (greedy_from_the_right, "you cut from the right: WordPiece reads from the LEFT."),
         (greedy_by(inside=("##", "")), "inside a word only the '##' form of a piece counts: "
          "'able' in the vocabulary does not cover the end of 'unable', only '##able' would."),
         (greedy_by(inside=("",)), "write '##' in front of every piece after the first."),
         (greedy_by(lambda start, end: range(start + 1, end + 1)), "take the LONGEST piece that "
          "starts at each position, not the shortest.")],
-        alone="return only the list of pieces.",
         generate=lambda rng, size: (a_word(rng, size, "abcA"), a_vocab(rng, size, "abcA")))
 
 
