@@ -85,7 +85,7 @@ def check_apply_merges(func) -> CheckResult:
     return check(func, reference_apply_merges, inputs, generate=word_and_merges, wrong=[
         (merged_from(list), "start from list(word) + ['</w>']: '</w>' is a symbol too."),
         (merged_from(lambda word: word + "</w>"), MARK)],
-        hint="apply each merge once, in the order given, left to right without overlaps ('aaa' with "
+        hint="apply each merge once, in the order given, left to right, no overlaps ('aaa' with "
              "('a', 'a') gives ['aa', 'a', '</w>']); later merges may use earlier ones' symbols.")
 
 
