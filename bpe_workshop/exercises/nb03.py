@@ -76,7 +76,8 @@ def check_decompress(decompress) -> CheckResult:
          "you undid the oldest replacement first, so symbols made later (X = ZY) still hold "
          "earlier ones: walk the table in reverse order, e.g. reversed(list(table.items()))."),
         (lambda text, table: decompress_by_hand(text, dict(sorted(table.items(), reverse=True))),
-         "undo the last made first, reversed(list(table.items())), not in alphabetical order.")],
+         "the table's order, not the letters, is the order made: undo it reversed, not in "
+         "alphabetical order: reversed(list(table.items())).")],
         hint="replace each symbol by the pair it stands for, the last replacement of the table "
              "first, until only the original letters are left.")
 

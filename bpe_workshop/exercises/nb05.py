@@ -85,7 +85,7 @@ def check_apply_merges(func) -> CheckResult:
     return check(func, reference_apply_merges, inputs, generate=word_and_merges, wrong=[
         (merged_from(list), "start from list(word) + ['</w>']: '</w>' is a symbol too."),
         (merged_from(lambda word: word + "</w>"), MARK)],
-        hint="apply each merge once, in the order given, left to right, no overlaps ('aaa' with "
+        hint="apply each merge in order to the WHOLE word, left to right, no overlaps ('aaa' with "
              "('a', 'a') gives ['aa', 'a', '</w>']); later merges may use earlier ones' symbols.")
 
 
@@ -133,8 +133,8 @@ def check_merge_vocab(func) -> CheckResult:
     return check(func, merge_vocab, inputs, waiting=_still_the_copy, wrong=[
         (merge_vocab_by(before=""), "only the lookahead is left: the bigram may start inside a "
          "symbol ('ne s' becomes 'nes'); put the lookbehind (?<!\\S) in front of it."),
-        (merge_vocab_by(escape=str), "re.escape is missing: '.' stands for any character (('.', "
-         "'</w>') also joins 'x </w>') and '\\' starts an escape: re.escape(' '.join(pair))."),
+        (merge_vocab_by(escape=str), "re.escape is missing: '.' is any character (('.', '</w>') "
+         "also joins 'x </w>'), '\\\\' starts an escape; build it from re.escape(' '.join(pair))."),
         (merge_vocab_by(before=r"\b", after=r"\b"), "\\b needs a letter or digit on one side only: "
          "never after '>' (</w>) nor beside '\\\\' or '.'. Use (?<!\\S) before, (?!\\S) after."),
         (merge_vocab_by(glue=" "), nothing),

@@ -41,7 +41,7 @@ def check_gpt2_byte_to_char(func) -> CheckResult:
         if expected == chr(byte):
             return f"byte {byte} is printable ('!'..'~', '¡'..'¬', '®'..'ÿ'): it stands for itself."
         return (f"byte {byte} is not printable: number those bytes 0, 1, 2, ... in byte order; "
-                "the n-th becomes chr(256 + n): space, the 33rd, is chr(288) 'Ġ'.")
+                "number n becomes chr(256 + n): space is number 32, chr(288) 'Ġ'.")
 
     return check(func, reference_gpt2_byte_to_char, [(b,) for b in range(256)], hint=hint)
 
@@ -96,8 +96,8 @@ def check_recover_pair(func) -> CheckResult:
     inputs += [(token, {piece: rank for piece, rank in gpt2.items() if piece in token})
                for token in (b"ress", b" her", " café".encode(), " 裏".encode())]
 
-    replay = ("repeatedly join the adjacent pair of lowest rank (the leftmost if that pair stands "
-              "twice), using only ranks LOWER than the token's own")
+    replay = ("repeatedly join the adjacent pair whose joined bytes rank lowest (the leftmost "
+              "if that pair stands twice), using only ranks LOWER than the token's own")
 
     def hint(args, expected, got):
         token, ranks = args

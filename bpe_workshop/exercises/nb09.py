@@ -84,7 +84,7 @@ def check_greedy_pieces(func) -> CheckResult:
             return "one character that no piece covers makes the WHOLE word one '[UNK]'."
         if isinstance(got, list) and got and str(got[0]).startswith("##"):
             return "the first piece of a word has no '##'; only the pieces after it do."
-        return "take the LONGEST piece in vocab starting at each position ('##' after the first)."
+        return "take the LONGEST vocab piece at the start, then where it ended ('##' inside)."
 
     def greedy_from_the_right(word, vocab):
         pieces, end = [], len(word)
@@ -101,7 +101,8 @@ def check_greedy_pieces(func) -> CheckResult:
         (greedy_from_the_right, "you cut from the right: WordPiece reads from the LEFT."),
         (greedy_by(inside=("##", "")), "inside a word only the '##' form of a piece counts: "
          "'able' in the vocabulary does not cover the end of 'unable', only '##able' would."),
-        (greedy_by(inside=("",)), "write '##' in front of every piece after the first."),
+        (greedy_by(inside=("",)), "write '##' in front of every later piece: inside a word only "
+         "the '##' forms count."),
         (greedy_by(lambda start, end: range(start + 1, end + 1)), "take the LONGEST piece that "
          "starts at each position, not the shortest.")],
         generate=lambda rng, size: (a_word(rng, size, "abcA"), a_vocab(rng, size, "abcA")))
