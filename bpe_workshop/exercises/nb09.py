@@ -101,8 +101,7 @@ def check_greedy_pieces(func) -> CheckResult:
         (greedy_from_the_right, "you cut from the right: WordPiece reads from the LEFT."),
         (greedy_by(inside=("##", "")), "inside a word only the '##' form of a piece counts: "
          "'able' in the vocabulary does not cover the end of 'unable', only '##able' would."),
-        (greedy_by(inside=("",)), "write '##' in front of every later piece: inside a word only "
-         "the '##' forms count."),
+        (greedy_by(inside=("",)), "write '##' in front of later pieces: inside, only '##' counts."),
         (greedy_by(lambda start, end: range(start + 1, end + 1)), "take the LONGEST piece that "
          "starts at each position, not the shortest.")],
         generate=lambda rng, size: (a_word(rng, size, "abcA"), a_vocab(rng, size, "abcA")))
