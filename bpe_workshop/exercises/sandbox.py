@@ -1,13 +1,14 @@
 """The sandbox: the one room where a learner's code runs, and the guard around it.
 
 A :class:`Room` runs the checker's lines around each call of the answer in a child forked on Linux
-and macOS, in a temporary working directory and a process group of its own, forked before any
-expected value exists; it sends back bytes read as Python's own types and nothing else. Whatever
-the answer does there (``os._exit``, a call stuck in C, a grandchild holding the channel, deleting
-files, writing to every pipe, replacing the checker's functions), the kernel and the learner's
-folder are untouched and the checker decides the verdict from data. Elsewhere (Windows,
-``fork=False``) the calls run in this process, their replies read the same way. :func:`guarded`
-is the time limit. Left out: code that catches ``BaseException`` and loops on in this process.
+and macOS, in a temporary working directory and a process group of its own, holding no file or
+socket of the kernel's but stdio, forked before any expected value exists; it sends back bytes read
+as Python's own types and nothing else. Whatever the answer does there (``os._exit``, a call stuck
+in C, a grandchild holding the channel, deleting files, writing to every pipe or socket, replacing
+the checker's functions), the kernel and the learner's folder are untouched and the checker decides
+the verdict from data. Elsewhere (Windows, ``fork=False``) the calls run in this process, their
+replies read the same way. :func:`guarded` is the time limit. Left out: code that catches
+``BaseException`` and loops on in this process.
 """
 
 from __future__ import annotations
@@ -168,7 +169,8 @@ class Room(contextlib.AbstractContextManager):
             gc.unfreeze()
         if self.pid == 0:  # the child: never returns
             try:
-                self.channel.close()
+                os.closerange(3, there.fileno())  # the kernel's sockets and files: out of
+                os.closerange(there.fileno() + 1, os.sysconf("SC_OPEN_MAX"))  # the answer's reach
                 os.setpgid(0, 0)  # its grandchildren end with it
                 os.chdir(self.folder)  # the files it writes or deletes are its own
                 requests = there.makefile("rb")

@@ -1,11 +1,13 @@
 """The answer's process replies with one pickle, read as it comes: a reply the answer forges a byte
-at a time cannot keep the checker waiting past the check's time."""
+at a time cannot keep the checker waiting past the check's time. Its only socket is that channel:
+the kernel's own connections are closed there, so no answer can write into them."""
 
 from __future__ import annotations
 
 import contextlib
 import io
 import os
+import socket
 import stat
 import threading
 import time
@@ -58,3 +60,22 @@ def test_a_reply_trickled_a_byte_at_a_time_ends_with_the_checks_time(monkeypatch
     assert message.startswith("❌ trickles_a_long_reply_into_the_checkers_channel([], (1, 2), 256) "
                               "did not finish: it ran on past 2 s inside one step that Python "
                               "cannot interrupt"), message
+
+
+@pytest.mark.skipif(not core.ISOLATE, reason="the room is a forked child: os.fork")
+def test_the_answer_cannot_write_into_a_socket_of_the_kernel():
+    kernels, peer = socket.socketpair()  # stands for one of the kernel's connections
+
+    def writes_into_the_kernels_socket(ids, pair, new_id):
+        with contextlib.suppress(OSError):  # a descriptor closed in the answer's process
+            os.write(kernels.fileno(), b"junk")
+        return merge(ids, pair, new_id)
+
+    with contextlib.redirect_stdout(io.StringIO()):
+        result = check_merge(writes_into_the_kernels_socket)
+    peer.setblocking(False)
+    with pytest.raises(BlockingIOError):  # nothing arrived: the answer's copy was closed
+        print("the kernel's socket received", peer.recv(100))
+    assert result.passed, result.message
+    kernels.close()
+    peer.close()
