@@ -317,7 +317,11 @@ def _end_group(room: str, name: str) -> None:
 
 
 def _not_ours(name: str) -> str | None:
-    """Why ``name``'s account of this machine cannot be an attendee's; None when it can."""
+    """Why ``name`` cannot be an attendee's account; None when it can. Asked before useradd or
+    the password store sees the name: ``../x`` would make a home outside the room."""
+    if not re.fullmatch(NAME_PATTERN, name):
+        return (f"{name} cannot be a name here: use lowercase letters, digits, - and _, "
+                "starting with a letter (e.g. ada)")
     try:
         ours = grp.getgrnam(GROUP).gr_gid in os.getgrouplist(name, pwd.getpwnam(name).pw_gid)
     except KeyError:
@@ -355,6 +359,8 @@ def configure(c, args, saved: dict, room: str) -> None:
             if not problem and first and not secrets.compare_digest(
                     data["password"].encode(), saved["password"].encode()):
                 problem = "Invalid username or password."
+            elif not problem and len((own if first else data["password"]).encode()) > 72:
+                problem = "a password is 72 bytes at most (bcrypt's limit): choose a shorter one"
             elif not problem and first and len(own) < SHORTEST:
                 problem = (f"{name} is new here: type the workshop's password, and a password "
                            f"of your own ({SHORTEST} characters or more) in the second box")

@@ -278,6 +278,34 @@ def test_a_failed_useradd_reaches_the_attendee_as_a_sentence(room):
         home.unlink()
 
 
+def test_a_name_outside_the_rule_makes_no_account_and_no_folder(room):
+    """Checked before useradd: a name with '/' or '..' would make a home in a classmate's home,
+    or anywhere on the machine, and stand in the way of the classmate's own."""
+    ben = NAMES[1]
+    names = [f"{ben}/planted", f"{PREFIX}q/../../escape", f"{PREFIX}x.y", f"{PREFIX}née"]
+    for name in names:
+        probe = bench_hub.Attendee(room.hub.url, name, room.password, own="odd-own-pass")
+        assert not probe.login(), name
+        assert "cannot be a name here" in probe.refusal, (name, probe.refusal)
+    assert not (room.homes / ben / "planted").exists()
+    assert not (room.homes.parent / "escape").exists()
+    for name in names:
+        with pytest.raises(KeyError):
+            pwd.getpwnam(name)
+
+
+def test_a_password_over_bcrypts_72_bytes_is_refused_and_makes_no_account(room):
+    name = f"{PREFIX}lena"
+    probe = bench_hub.Attendee(room.hub.url, name, room.password, own="L" * 80)
+    assert not probe.login()
+    assert "72 bytes at most" in probe.refusal, probe.refusal
+    with pytest.raises(KeyError):  # so nobody can take the name with the workshop password
+        pwd.getpwnam(name)
+    later = bench_hub.Attendee(room.hub.url, NAMES[0], "A" * 80)  # an attendee's later login
+    assert not later.login()
+    assert "72 bytes at most" in later.refusal, later.refusal
+
+
 def test_an_attendee_cannot_read_or_change_anothers_files(room):
     ada, ben = NAMES[0], NAMES[1]
     ben_model = next((room.homes / ben / "models").glob("*.model"))
