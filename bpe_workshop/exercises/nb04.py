@@ -99,10 +99,7 @@ def check_merge(func) -> CheckResult:
         (merge_matching(lambda ids, i, pair: {ids[i], ids[i + 1]} == set(pair)),
          f"you matched the pair in either order: {both}."),
         (merge_matching(lambda ids, i, pair: (ids[i], ids[i + 1]) == pair, step=1),
-         "after a match skip BOTH ids: [97, 97, 97] with (97, 97) gives [256, 97]."),
-        (lambda ids, pair, new_id: [int(i) for i in " ".join(map(str, ids)).replace(
-            f"{pair[0]} {pair[1]}", str(new_id)).split()],
-         "you replaced in the ids joined as text ('1 21' contains '1 2'): compare whole ids.")],
+         "after a match skip BOTH ids: [97, 97, 97] with (97, 97) gives [256, 97].")],
         generate=lambda rng, size: (some_ids(rng, size), (rng.choice((1, 2)), 2), 256))
 
 
@@ -129,15 +126,13 @@ def check_decode(func) -> CheckResult:
 
 
 def encode_by(pick=lambda pairs, ids, merges: min(pairs, key=merges.get),
-              start=lambda text: list(text.encode("utf-8")), again=True):
+              start=lambda text: list(text.encode("utf-8"))):
     """A known wrong encode: merges ``pick(pairs, ids, merges)`` of the present pairs in merges."""
     def encode(text, merges):
         ids = start(text)
         while pairs := [pair for pair in get_stats(ids) if pair in merges]:
             pair = pick(pairs, ids, merges)
             ids = merge(ids, pair, merges[pair])
-            if not again:
-                break
         return ids
     return encode
 
@@ -155,17 +150,11 @@ def check_encode(func) -> CheckResult:
 
     smallest = "merge the present pair with the smallest rank (merges[pair], the earliest learned)"
     return check(func, reference_encode, inputs, wrong=[
-        (lambda text, merges: list(text.encode("utf-8")),
-         "no merge was applied: look up each present pair in merges and merge the best one."),
         (from_code_points, UTF8),
         (encode_by(lambda pairs, ids, merges: max(pairs, key=get_stats(ids).get)),
          f"you merged the most frequent pair: {smallest}, however often it occurs."),
-        (encode_by(lambda pairs, ids, merges: max(pairs, key=merges.get)),
-         f"you merged the latest learned pair first: {smallest}; min, not max."),
         (encode_by(lambda pairs, ids, merges: pairs[0]),
-         f"you merged the leftmost pair that is in merges: {smallest}, wherever it stands."),
-        (encode_by(again=False),
-         "you merged only once: repeat (a while loop) until no present pair is in merges.")],
+         f"you merged the leftmost pair that is in merges: {smallest}, wherever it stands.")],
         generate=lambda rng, size: (random_text(rng, size, "aAbc é"), random_merges(rng, size)),
         hint=lambda args, expected, got: (
             "when no present pair is in merges, every rank is infinity and min() still returns "
@@ -177,19 +166,9 @@ def check_encode(func) -> CheckResult:
 def check_build_vocab(func) -> CheckResult:
     """Check ``func(merges) -> {id: bytes}`` for ids 0-255 plus one entry per merge."""
     inputs = [({},), ({(104, 105): 256},), (WIKI_MERGES,), (RANK_MERGES,)]
-
-    def hint(args, expected, got):
-        how = ("Start from bytes([i]) for i in range(256); then, in merge order, "
-               "vocab[new_id] = vocab[left] + vocab[right].")
-        first = next((i for i in expected if got.get(i) != expected[i]), None) \
-            if isinstance(got, dict) else None
-        if first is None:
-            return how if isinstance(got, Raised) else "extra ids: one per byte and per merge only."
-        return (f"first difference at id {first}: expected {shown(expected[first])}, got "
-                f"{shown(got.get(first))}. {how}")
-
-    return check(func, build_vocab, inputs, hint=hint,
-                 generate=lambda rng, size: (random_merges(rng, size),))
+    return check(func, build_vocab, inputs, generate=lambda rng, size: (random_merges(rng, size),),
+                 hint="Start from bytes([i]) for i in range(256); then, in merge order, "
+                      "vocab[new_id] = vocab[left] + vocab[right].")
 
 
 def check_encode_chunks(func) -> CheckResult:
@@ -207,12 +186,7 @@ def check_encode_chunks(func) -> CheckResult:
                                         for i in reference_encode(chunk, merges)],
          "you split on ' ', losing the spaces: split_text(text, pattern)."),
         (lambda text, merges, pattern: [i for chunk in split_text(text, pattern)
-                                        for i in from_code_points(chunk, merges)], UTF8),
-        (lambda text, merges, pattern: reference_encode_chunks(text, merges, GPT2_PATTERN),
-         "you split with GPT-2's pattern, not the one you are given: split_text(text, pattern).")],
+                                        for i in from_code_points(chunk, merges)], UTF8)],
         generate=lambda rng, size: (random_text(rng, size, "aab ,é你"), random_merges(rng, size),
                                     rng.choice(PATTERNS)),
-        hint=lambda args, expected, got: (
-            "Python's re does not know \\p{L} (a letter): split_text(text, pattern) uses the "
-            "third-party regex module, which does." if "bad escape \\p" in str(got) else
-            "split_text(text, pattern), encode each chunk with your encode, concatenate the ids."))
+        hint="split_text(text, pattern), encode each chunk with your encode, concatenate the ids.")

@@ -150,7 +150,7 @@ WRONG = [
     ("05", "word_table", word_table(lambda text: re.findall(r"\w+", text)),
      "('The end. the end!')", "punctuation stays part of its word"),
     ("04", "encode_chunks", encode_chunks_with_gpt2s_pattern, "('aa aa', {",
-     "GPT-2's pattern, not the one you are given"),
+     "split_text(text, pattern), encode each chunk"),
     ("04", "merge", merge_matching(lambda a, b, pair: a == pair[0]), "([1, 21], (1, 2), 256)",
      "the left id alone"),
     ("04", "merge", merge_matching(lambda a, b, pair: {a, b} == set(pair)),
