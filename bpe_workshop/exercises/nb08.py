@@ -32,15 +32,10 @@ def check_number_pieces(func) -> CheckResult:
     """Check ``func(number) -> [str]``: cl100k's pieces of a non-negative int's digits."""
     inputs = [(n,) for n in (0, 7, 42, 100, 999, 1000, 1234, 2024, 10000, 12345, 123456,
                              1234567, 9876543210)]
-
-    def hint(args, expected, got):
-        if isinstance(got, list) and "".join(map(str, got)) != str(args[0]):
-            return "the pieces must join back to str(number): every digit once, in order."
-        return ("cl100k's pattern \\p{N}{1,3} takes at most three digits, from the LEFT: groups "
-                "of three, then what is left (1000 is '100', '0', not '1', '000').")
-
-    return check(func, reference_number_pieces, inputs, hint=hint,
-                 generate=lambda rng, size: (rng.randrange(10 ** rng.randint(1, size + 2)),))
+    return check(func, reference_number_pieces, inputs,
+                 generate=lambda rng, size: (rng.randrange(10 ** rng.randint(1, size + 2)),),
+                 hint="cl100k's pattern \\p{N}{1,3} takes at most three digits, from the LEFT: "
+                      "groups of three, then what is left (1000 is '100', '0', not '1', '000').")
 
 
 def reference_costliest_language(sentences: dict[str, str], encoding_name: str) -> str:
@@ -68,11 +63,6 @@ def check_costliest_language(func) -> CheckResult:
                ({"zz": "cat", "aa": "dog"}, "gpt2"),  # a tie, one token each: the first wins
                ({"en": "a cat", "fr": "un chat", "de": "eine Katze"}, "cl100k_base")]
 
-    def hint(args, expected, got):
-        if not isinstance(got, str) or got not in args[0]:
-            return "return the language code, one of the dict's keys (e.g. 'hi'), not a count."
-        return f"count TOKENS with get_encoding({args[1]!r}): the most wins, the first on a tie."
-
     def costliest_by(size, pick=max):  # a known wrong answer: the code picked by size(text, name)
         return lambda sentences, name: pick(sentences, key=lambda code: size(sentences[code], name))
 
@@ -80,19 +70,15 @@ def check_costliest_language(func) -> CheckResult:
         codes = rng.sample(sorted(parallel), rng.randint(1, min(size + 1, len(parallel))))
         return some(*codes), rng.choice(ENCODINGS)
 
-    return check(func, reference_costliest_language, inputs, hint=hint, wrong=[
+    return check(func, reference_costliest_language, inputs, wrong=[
         (costliest_by(lambda text, _: len(text)), "count TOKENS, not characters."),
         (costliest_by(lambda text, _: len(text.encode())), "count TOKENS, not bytes: a rare "
          "script takes many bytes but may take few tokens."),
-        *((lambda sentences, _, fixed=fixed: reference_costliest_language(sentences, fixed),
-           "count with the encoding you are given: costs differ in each.") for fixed in ENCODINGS),
         (costliest_by(lambda text, name: len(get_encoding(name).encode(text)), min),
-         "the costliest has the MOST tokens (max, not min)."),
-        (lambda sentences, name: reference_costliest_language(
-            dict(reversed(sentences.items())), name), "several languages tie on the most tokens: "
-         "return the first of them in the dict's order (max with a key does exactly that).")],
+         "the costliest has the MOST tokens (max, not min).")],
         alone="return only the language code: most_common(1) gives [(code, count)]; take [0][0], "
-              "or max(sentences, key=...).", generate=sentences_and_encoding)
+              "or max(sentences, key=...).", generate=sentences_and_encoding,
+        hint="count TOKENS with get_encoding(encoding_name): the most wins, the first on a tie.")
 
 
 def reference_decode_pieces(pieces: list[str]) -> str:
@@ -117,22 +103,12 @@ def check_decode_pieces(func) -> CheckResult:
         ["▁2", "0", "2", "4", "▁", "<0xE2>", "<0x82>", "<0xAC>"])]
 
     def hint(args, expected, got):
-        (pieces,) = args
-        if isinstance(got, str) and got == reference_decode_pieces(
-                [piece for piece in pieces if not BYTE_PIECE.fullmatch(piece)]):
-            return "the <0x..> pieces went missing: each is one byte, int('E4', 16); keep them."
         if isinstance(got, str) and WORD_MARK in got:
             return "replace the word mark '▁' (U+2581) by a space."
         if isinstance(got, str) and "<0x" in got:
             return "a piece like '<0xE4>' is one byte, int('E4', 16): collect the bytes."
         if isinstance(got, str) and got.startswith(" "):
             return "take off the space add_dummy_prefix put before the text (first piece only)."
-        if isinstance(got, str) and len(got) < len(expected) and expected.endswith(got):
-            return ("only the ONE space the encoder added comes off, when the first piece starts "
-                    "with '▁': not every leading space (lstrip), not any first character.")
-        if isinstance(got, str) and got.count("\ufffd") > expected.count("\ufffd"):
-            return ("gather BYTES, not characters: a rare character's several <0x..> pieces make "
-                    "sense only together; decode all the bytes at the end.")
         return ("'▁' is a space, '<0xE4>' the byte int('E4', 16), any other piece its UTF-8 "
                 "bytes: join them, decode once (errors='replace'), drop the encoder's one space.")
 

@@ -277,12 +277,12 @@ OFF_TARGET = [
     ("08", "costliest_language", costliest_under("o200k_base"), "max, not min",
      "count TOKENS with get_encoding("),
     ("08", "costliest_language", costliest_under("gpt2"), "characters",
-     "count with the encoding you are given"),
-    ("08", "decode_pieces", decode_pieces_by(int), "BYTES", "int('E4', 16)"),
+     "count TOKENS with get_encoding(encoding_name)"),
+    ("08", "decode_pieces", decode_pieces_by(int), "add_dummy_prefix", "int('E4', 16)"),
     ("08", "decode_pieces", decode_pieces_by(lambda digits: int(digits, 16), first=lambda p: [
-        p[0][1:], *p[1:]]), "BYTES", "int('E4', 16)"),
-    ("08", "decode_pieces", decode_pieces_by(lambda digits: int(digits, 16), mark=""), "BYTES",
-     "int('E4', 16)"),
+        p[0][1:], *p[1:]]), "add_dummy_prefix", "int('E4', 16)"),
+    ("08", "decode_pieces", decode_pieces_by(lambda digits: int(digits, 16), mark=""),
+     "add_dummy_prefix", "int('E4', 16)"),
 ]
 
 

@@ -1,7 +1,8 @@
 """Issue 35: every wrong answer a learner wrote in the fifth walk fails, with a hint naming its
 mistake (not a mistake it did not make, not only the task restated). Issue 34 dropped the
-rarest of those sentences (latest pair first, one merge only, Python's ``re``): those answers
-get the checker's general hint, which states the rule they broke.
+rarest of those sentences (latest pair first, one merge only, Python's ``re``, dropped
+``<0x..>`` pieces): those answers get the checker's general hint, which states the rule they
+broke.
 
 Each answer is written here as a learner wrote it, not copied from the checker's own list of
 known wrong answers, so a test fails when the checker stops recognising the mistake.
@@ -138,7 +139,7 @@ WRONG = [
     ("08", "costliest_language", costliest_by_most_common, "({'fr': 'Bonjour'}, 'gpt2')",
      "most_common(1) gives [(code, count)]"),
     ("08", "decode_pieces", decode_pieces_dropping_bytes, "(['<0x41>'])",
-     "the <0x..> pieces went missing"),
+     "'<0xE4>' the byte int('E4', 16)"),
     ("09", "best_path", best_path_with_fewest_pieces, "('▁hat', {", "the FEWEST pieces"),
 ]
 
