@@ -8,7 +8,6 @@ counts as right). Every case is built from tuples, so nothing a learner's code c
 from __future__ import annotations
 
 import math
-import re
 
 from bpe_workshop.algorithm.unigram import Unigram
 from bpe_workshop.algorithm.wordpiece import WordPiece, split_words
@@ -57,12 +56,12 @@ def a_vocab(rng, size, letters="abc") -> list[str]:
                      for _ in range(rng.randint(1, 2 * size))}), "[UNK]"]
 
 
-def greedy_by(order=lambda start, end: range(end, start, -1), inside=("##",)):
-    """A greedy WordPiece that tries ends in ``order`` and the inside forms in ``inside``."""
+def greedy_by(inside=("##",)):
+    """A greedy WordPiece, longest piece first, that tries the inside forms in ``inside``."""
     def greedy_pieces(word, vocab):
         pieces, start = [], 0
         while start < len(word):
-            found = next(((end, mark + word[start:end]) for end in order(start, len(word))
+            found = next(((end, mark + word[start:end]) for end in range(len(word), start, -1)
                           for mark in (("",) if start == 0 else inside)
                           if mark + word[start:end] in vocab), None)
             if found is None:
@@ -86,24 +85,11 @@ def check_greedy_pieces(func) -> CheckResult:
             return "the first piece of a word has no '##'; only the pieces after it do."
         return "take the LONGEST vocab piece at the start, then where it ended ('##' inside)."
 
-    def greedy_from_the_right(word, vocab):
-        pieces, end = [], len(word)
-        while end > 0:  # the longest piece that ENDS here, as if read from the right
-            start = next((s for s in range(end) if (word[s:end] if s == 0 else "##" + word[s:end])
-                          in vocab), None)
-            if start is None:
-                return ["[UNK]"]
-            pieces.insert(0, word[start:end] if start == 0 else "##" + word[start:end])
-            end = start
-        return pieces
-
     return check(func, reference_greedy_pieces, inputs, hint=hint, wrong=[
-        (greedy_from_the_right, "you cut from the right: WordPiece reads from the LEFT."),
         (greedy_by(inside=("##", "")), "inside a word only the '##' form of a piece counts: "
          "'able' in the vocabulary does not cover the end of 'unable', only '##able' would."),
-        (greedy_by(inside=("",)), "write '##' in front of later pieces: inside, only '##' counts."),
-        (greedy_by(lambda start, end: range(start + 1, end + 1)), "take the LONGEST piece that "
-         "starts at each position, not the shortest.")],
+        (greedy_by(inside=("",)),
+         "write '##' in front of later pieces: inside, only '##' counts.")],
         generate=lambda rng, size: (a_word(rng, size, "abcA"), a_vocab(rng, size, "abcA")))
 
 
@@ -125,9 +111,7 @@ def check_unk_words(func) -> CheckResult:
         (unknown(lambda text: split_words(text.lower())), "keep the words as they are written: "
          "WordPiece here does not lower-case ('X' and 'x' are different words)."),
         (unknown(str.split), "split with split_words(text), not text.split(): each punctuation "
-         "character is a word of its own."),
-        (unknown(lambda text: re.findall(r"\w+|[^\w\s]", text)), "split with split_words(text): "
-         "each punctuation character, '_' too (as in BERT, unlike \\w), is a word of its own.")],
+         "character is a word of its own.")],
         hint="split with split_words(text) (whitespace AND each punctuation character), then "
              "keep the words whose pieces are exactly ['[UNK]'], in order.")
 

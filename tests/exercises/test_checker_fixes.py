@@ -116,7 +116,7 @@ WRONG = [
     ("04", "get_stats", lambda ids: {p: float(n) for p, n in get_stats(ids).items()},
      "([1, 2])", "each value must be an int, but one of yours is a float (1.0)"),
     ("09", "unk_words", greedy_on_words_of(lambda text: re.findall(r"\w+|[^\w\s]", text)),
-     "('a_b', [", "'_' too (as in BERT, unlike \\w)"),
+     "('a_b', [", "split_words(text) (whitespace AND each punctuation character)"),
     ("06", "recover_pair", replay_rightmost_first, "(b'aaa', {b'a': 0, b'aa': 1, b'aaa': 2})",
      "the leftmost if that pair stands twice"),
     ("07", "longest_tokens", longest_tokens_deleting, "({7: b'a'}, 1) gave the right answer, "

@@ -162,7 +162,7 @@ WRONG = [
     ("04", "merge", lambda ids, pair, new_id: " ".join(map(str, merge(ids, pair, new_id))),
      "([], (1, 2), 256)", "return a list, not one str"),
     ("09", "greedy_pieces", greedy_from_the_right, "('abc', ['ab', '##c', 'a', '##bc', '[UNK]'])",
-     "you cut from the right"),
+     "take the LONGEST vocab piece at the start"),
     ("09", "greedy_pieces", greedy_accepting_bare_pieces_inside,
      "('unable', ['un', 'able', '[UNK]'])", "only the '##' form of a piece counts"),
     ("09", "greedy_pieces", lambda word, vocab: " ".join(WordPiece(vocab).tokenize_word(word)),
