@@ -12,7 +12,7 @@ a replaced ``sys.stdout``); only ``KeyboardInterrupt`` passes. Each call of the 
 :mod:`sandbox` (a forked child on Linux and macOS, which also stops a long call inside C such as
 ``sum(range(10**10))``); this module sees only the plain data it sends back, computes every
 expected value after that process is forked, and decides the verdict. Answers must be Python's
-own types; threads left running are reported.
+own types.
 """
 
 from __future__ import annotations
@@ -40,7 +40,6 @@ MAX_SHOWN = 160  # characters of a repr or a message shown in a verdict before c
 TIME_LIMIT = 3.0  # seconds one call of the learner's function may take before it is stopped
 CHECK_LIMIT = 7.0  # seconds for a whole check: every call, every comparison, the verdict
 GENERATED = 200  # generated cases per checker, small to large
-MAX_ITEMS = 100_000  # items of an answer walked before it counts as too big to compare
 ISOLATE = hasattr(os, "fork") and sys.platform in ("linux", "darwin")  # forked calls
 AGAIN = "edit the cell above, then run it and this cell again."
 IN_C = ("look for a call on a huge number or a huge repetition, and make the work grow with the "
@@ -271,7 +270,7 @@ class _Run(types.SimpleNamespace):
         untouched = []  # (args, call) where the function returned ... or None instead of an answer
         ran = 0
         for k, args in enumerate(self.cases):
-            if k >= self.fixed and (untouched or self.room.threads or self._time_short()):
+            if k >= self.fixed and (untouched or self._time_short()):
                 break  # said below; the generated cases stop when time is short
             ran = k + 1
             call = self._try(k, TIME_LIMIT)
@@ -284,12 +283,6 @@ class _Run(types.SimpleNamespace):
                     False, f"❌ {call_text(self.name, args)} gave an answer the checker could not "
                     f"read within {CHECK_LIMIT:g} s (its ==, repr or str did not finish).\n   "
                     "hint: return plain Python values: lists, dicts, str, int."))
-        if self.room.threads:
-            return CheckResult(False, (
-                f"❌ {self.name} started {len(self.room.threads)} thread(s) that are still "
-                f"running ({', '.join(self.room.threads[:3])}); they keep using the kernel. "
-                "Do the work in the function itself, or wait for the threads (join) before "
-                "returning."))
         if len(untouched) == self.fixed > 0:
             none = " (it returned None; if you did edit it, is a `return` missing?)"
             return self._not_attempted(AGAIN + none * any(c.got is None for _, c in untouched))
@@ -362,12 +355,14 @@ class _Run(types.SimpleNamespace):
                 note = "" if helper is getattr(self.func, "__code__", None) else helper.co_name
             return ("stub" if isinstance(err, NotImplementedError) else "raised"), (
                 base.__name__, error_name(err), message), note
-        trouble = _odd(got)
-        with contextlib.suppress(Exception):
+        trouble = ""  # why == on it means nothing: it holds an object of a class of its own
+        with contextlib.suppress(Exception):  # not even picklable (a generator): no trouble named
             data = pickle.dumps(got, protocol=5)
-            plain(data)  # read back as the checker will read it
-            if not trouble:
+            try:
+                plain(data)  # read back as the checker will read it
                 return "returned", data, ""
+            except pickle.UnpicklingError as err:
+                trouble = str(err)
         return "returned", (type(got).__name__, isinstance(got, Iterator), shown(got)), trouble
 
     def _try(self, case: int | tuple, limit: float) -> Call:
@@ -397,10 +392,11 @@ class _Run(types.SimpleNamespace):
             return Call("slow" if kind == "time" and room < limit else kind, got, note, expected)
         if (got is None or got is Ellipsis) and expected is not None:
             return Call("none", got, None, expected)
-        odd = note if not _odd(expected) else ""
-        agrees, trouble = (False, f"means nothing: {odd}; return plain Python values") if odd else (
-            safely(lambda: (bool(self.same(args, expected, got)), ""), limit=min(1.0, TIME_LIMIT),
-                   failed=lambda err: (False, f"{_why(err)}: return a plain Python value")))
+        agrees, trouble = False, f"means nothing: {note}; return plain Python values"
+        if not note:
+            agrees, trouble = safely(
+                lambda: (bool(self.same(args, expected, got)), ""), limit=min(1.0, TIME_LIMIT),
+                failed=lambda err: (False, f"{_why(err)}: return a plain Python value"))
         agrees = agrees and not shape_hint(expected, got)  # equal, but 1.0 or True for 1
         if agrees and changed:
             return Call("changed", got, changed, expected)
@@ -562,40 +558,6 @@ def _items_hint(expected, got) -> str:
 def _is(work: Callable) -> bool:
     """Whether ``work()`` is true; False if it raises or hangs (a learner's object on one side)."""
     return safely(lambda: bool(work()), limit=min(1.0, TIME_LIMIT), failed=lambda err: False)
-
-
-def _odd(value: object) -> str:
-    """Why ``==`` on ``value`` means nothing, or '' when it is built from Python's own types.
-
-    Walked once per object (shared parts are not walked again), at most MAX_ITEMS items.
-
-    >>> class Answer:
-    ...     pass
-    >>> from collections import Counter
-    >>> _odd({"a": [1, (2.0, b"x")]}), _odd([Answer()]), _odd(Counter("aab"))
-    ('', 'it holds an Answer object', '')
-    >>> looped = [1]
-    >>> looped.append(looped)
-    >>> _odd(looped)
-    'it contains itself'
-    """
-    seen, todo = set(), [(value, ())]
-    while todo:
-        item, inside = todo.pop()
-        kind = type(item)
-        if kind.__module__ != "builtins" and kind not in HONEST:
-            return f"it holds {a_type(item)} object"
-        if not isinstance(item, (dict, list, tuple, set, frozenset)):
-            continue
-        if id(item) in inside:
-            return "it contains itself"
-        if len(seen) > MAX_ITEMS or len(inside) > 50:
-            return f"it is more than 50 levels deep or holds over {MAX_ITEMS:,} items"
-        if id(item) not in seen:
-            seen.add(id(item))
-            parts = [*item.keys(), *item.values()] if isinstance(item, dict) else item
-            todo.extend((part, (*inside, id(item))) for part in parts)
-    return ""
 
 
 def error_name(err: BaseException) -> str:

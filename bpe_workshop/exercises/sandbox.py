@@ -7,8 +7,8 @@ as Python's own types and nothing else. Whatever the answer does there (``os._ex
 in C, a grandchild holding the channel, deleting files, writing to every pipe or socket, replacing
 the checker's functions), the kernel and the learner's folder are untouched and the checker decides
 the verdict from data. Elsewhere (Windows, ``fork=False``) the calls run in this process, their
-replies read the same way. :func:`guarded` is the time limit. Left out: code that catches
-``BaseException`` and loops on in this process.
+replies read the same way. :func:`guarded` is the time limit. Left out: in this process, code
+that catches ``BaseException`` and loops on, and threads the answer leaves running.
 """
 
 from __future__ import annotations
@@ -120,7 +120,7 @@ class _Plain(pickle.Unpickler):
     def find_class(self, module: str, name: str):
         if (module, name) in PLAIN:
             return super().find_class(module, name)
-        raise pickle.UnpicklingError(f"{module}.{name} is not plain data")
+        raise pickle.UnpicklingError(f"it holds an object of class {name}, not plain data")
 
 
 def plain(data: bytes) -> object:
@@ -136,11 +136,11 @@ class Room(contextlib.AbstractContextManager):
     """Where the answer runs: :meth:`ask` calls ``getattr(target, name)(*args)`` in a child forked
     here when ``fork`` (else in this process) and reads its value as plain data; ``stream`` (a
     text stream) gets what is printed there, ``printed`` is what it kept and ``count`` how many
-    characters were printed, ``threads`` names the threads the answer left running, ``lost`` says
-    why the child stopped replying: ``stuck`` (no reply in the time given:
-    a call stuck in C) or ``ended`` (the process ended, or sent what is not plain data). The
-    child answers request after request until the room is closed, then ends with its process
-    group; its temporary working directory is removed.
+    characters were printed, ``lost`` says why the child stopped replying: ``stuck`` (no reply
+    in the time given: a call stuck in C) or ``ended`` (the process ended, or sent what is not
+    plain data). The child answers request after request until the room is closed, then ends
+    with its process group and every thread the answer started; its temporary working directory
+    is removed.
 
     >>> with Room([3, 1, 2], stream=io.StringIO(), fork=True) as room:
     ...     room.ask("index", 2, until=time.monotonic() + 5), room.lost
@@ -148,8 +148,8 @@ class Room(contextlib.AbstractContextManager):
     """
 
     def __init__(self, target: object, *, stream: io.StringIO, fork: bool):
-        self.target, self.stream, self.pid, self.threads = target, stream, None, ()
-        self.before, self.lost, self.printed, self.count = set(threading.enumerate()), "", "", 0
+        self.target, self.stream, self.pid = target, stream, None
+        self.lost, self.printed, self.count = "", "", 0
         if not fork:
             return
         try:
@@ -212,17 +212,16 @@ class Room(contextlib.AbstractContextManager):
                                               failed=lambda err: None))  # also a byte a second
             if reply == "interrupt":
                 raise KeyboardInterrupt
-            value, text, count, threads = reply
-            if type(text) is str and type(count) is int and all(type(t) is str for t in threads):
-                self.printed, self.count, self.threads = text, count, tuple(threads)
+            value, text, count = reply
+            if type(text) is str and type(count) is int:
+                self.printed, self.count = text, count
                 return value
         self.lost = self.lost or ("stuck" if time.monotonic() >= until else "ended")
         return None
 
     def _reply(self, name: str, args: tuple) -> tuple:
-        """``target.name(*args)``, what has been printed, the threads left running."""
+        """``target.name(*args)``, and what has been printed."""
         with contextlib.redirect_stdout(self.stream), contextlib.redirect_stderr(self.stream):
             value = getattr(self.target, name)(*args)
-        return value, self.stream.getvalue(), getattr(self.stream, "count", 0), [
-            str(t.name) for t in threading.enumerate() if t not in self.before and t.is_alive()]
+        return value, self.stream.getvalue(), getattr(self.stream, "count", 0)
 
