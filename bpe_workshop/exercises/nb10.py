@@ -39,10 +39,5 @@ def check_chat_ids(func) -> CheckResult:
     return check(func, reference_chat_ids, inputs, hint=hint, generate=lambda rng, size: chat(
         *("".join(rng.choices(PIECES, k=size)) for _ in range(rng.randint(1, 3))),
         roles=rng.choices(["user", *PIECES], k=3)), wrong=[
-        (lambda m: reference_chat_ids(m)[:-1], "the last message needs its <|end|> too."),
         (lambda m: [199999 if i == 200007 else i for i in reference_chat_ids(m)], "a message ends "
-         "with <|end|> (200007), not <|endoftext|> (199999), which ends a whole document."),
-        (lambda m: reference_chat_ids([{**x, "content": x["content"].strip()} for x in m]),
-         "keep each content as written, no .strip(): its spaces and newlines are tokens too."),
-        (lambda m: reference_chat_ids([x for x in m if x["content"]]), "an empty message is "
-         "still a message, <|start|>role<|message|><|end|>: do not skip it.")])
+         "with <|end|> (200007), not <|endoftext|> (199999), which ends a whole document.")])
