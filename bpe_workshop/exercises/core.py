@@ -17,7 +17,6 @@ own types.
 
 from __future__ import annotations
 
-import builtins
 import contextlib
 import copy
 import functools
@@ -64,24 +63,14 @@ class CheckResult:
 @dataclass(frozen=True)
 class Raised:
     """What a hint receives as ``got`` when the learner's function raised instead of returning:
-    ``error`` is of the error's nearest built-in class (the learner's own classes stay in its
-    process), ``name`` and ``message`` are the error's own.
+    the error's name and message (its class, perhaps the learner's own, stays in its process).
 
-    >>> Raised.rebuilt("KeyError", "KeyError", "300")
+    >>> Raised("KeyError", "300")
     <raised KeyError: 300>
     """
 
-    error: BaseException
     name: str
     message: str
-
-    @classmethod
-    def rebuilt(cls, base: str, name: str, message: str) -> Raised:
-        kind = getattr(builtins, str(base), None)
-        kind = kind if isinstance(kind, type) and issubclass(kind, BaseException) else Exception
-        error = kind.__new__(kind)
-        error.args = (str(message),)
-        return cls(error, str(name), str(message))
 
     def __repr__(self) -> str:
         return f"<raised {self.name}: {self.message}>"
@@ -332,21 +321,20 @@ class _Run(types.SimpleNamespace):
         ``(kind, what it gave, a note, (index, shown) of an argument it changed)``. The kind is
         returned (what: the value pickled, or its type's name, whether it is an iterator and its
         repr, when ``==`` on it means nothing, the note saying why), raised or stub (what: its
-        built-in base, its name and its message; note: the helper that is a stub) or time."""
+        name and its message; note: the helper that is a stub) or time."""
         args = self.cases[case] if type(case) is int else case
         given, raised = copy.deepcopy(args), []  # a copy, to see whether the function changes it
         got = safely(self.func, *given, limit=limit, failed=raised.append)
         changed = safely(lambda: next(((i, shown(b)) for i, (a, b) in enumerate(zip(args, given))
                                        if a != b), ()), limit=1.0, failed=lambda err: ())
         return (*safely(self._described, got, raised, limit=1.0, failed=lambda err: (
-            "raised", ("Exception", "Exception", "(it could not be shown)"), "")), changed)
+            "raised", ("Exception", "(it could not be shown)"), "")), changed)
 
     def _described(self, got: object, raised: list) -> tuple:
         if raised and isinstance(raised[0], TimeUp):
             return "time", None, str(raised[0])
         if raised:
             err, note = raised[0], ""
-            base = next(kind for kind in type(err).__mro__ if kind.__module__ == "builtins")
             message = _text_of(str, err, "(its message could not be shown: str {})", " ...") \
                 if not isinstance(err, SystemExit) else "" if err.code is None else shown(err.code)
             if isinstance(err, NotImplementedError):
@@ -354,15 +342,15 @@ class _Run(types.SimpleNamespace):
                 helper = frame.f_code  # the function that raised, the learner's or a helper
                 note = "" if helper is getattr(self.func, "__code__", None) else helper.co_name
             return ("stub" if isinstance(err, NotImplementedError) else "raised"), (
-                base.__name__, error_name(err), message), note
-        trouble = ""  # why == on it means nothing: it holds an object of a class of its own
-        with contextlib.suppress(Exception):  # not even picklable (a generator): no trouble named
+                error_name(err), message), note
+        try:
             data = pickle.dumps(got, protocol=5)
-            try:
-                plain(data)  # read back as the checker will read it
-                return "returned", data, ""
-            except pickle.UnpicklingError as err:
-                trouble = str(err)
+            plain(data)  # read back as the checker will read it
+            return "returned", data, ""
+        except pickle.UnpicklingError as err:  # why == on it means nothing: a class of its own
+            trouble = str(err)
+        except Exception:  # noqa: BLE001 - not picklable: a class of a cell's, or an iterator
+            trouble = "" if isinstance(got, Iterator) else "it is not plain data"
         return "returned", (type(got).__name__, isinstance(got, Iterator), shown(got)), trouble
 
     def _try(self, case: int | tuple, limit: float) -> Call:
@@ -380,7 +368,7 @@ class _Run(types.SimpleNamespace):
         try:
             kind, got, note, changed = reply
             if kind in ("raised", "stub"):
-                got = Raised.rebuilt(*got)
+                got = Raised(*map(str, got))
             elif kind == "returned" and type(got) is not bytes:  # not plain data: a stand-in
                 name, iterator, text = got  # named like the answer's class, shown as its repr
                 got = type(str(name), (Iterator,) * (iterator is True),

@@ -121,7 +121,7 @@ def check_decode(func) -> CheckResult:
         hint=lambda args, expected, got: (
             "these bytes are not valid UTF-8 on their own; decode with errors=\"replace\" so they "
             "become '\\ufffd' instead of raising."
-            if isinstance(got, Raised) and isinstance(got.error, UnicodeDecodeError) else
+            if isinstance(got, Raised) and got.name == "UnicodeDecodeError" else
             "look up the bytes of every id, join them ALL first, then decode once as UTF-8."))
 
 
@@ -159,7 +159,7 @@ def check_encode(func) -> CheckResult:
         hint=lambda args, expected, got: (
             "when no present pair is in merges, every rank is infinity and min() still returns "
             "one of them: check `if pair not in merges: break` before merges[pair]."
-            if isinstance(got, Raised) and isinstance(got.error, KeyError) else
+            if isinstance(got, Raised) and got.name == "KeyError" else
             f"from list(text.encode('utf-8')), repeatedly {smallest} until none is in merges."))
 
 
