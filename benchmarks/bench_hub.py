@@ -2,8 +2,11 @@
 
     sudo .venv/bin/python benchmarks/bench_hub.py --users 20
 
-starts the hub on 127.0.0.1 (a free port, homes in a fresh folder under /tmp, the attendees'
-environment in /opt/bpe-workshop, made on first use), then N threads each play one attendee:
+starts the hub on 127.0.0.1 (a free port, homes in a fresh folder under /tmp), from an
+environment every account can run, /opt/bpe-workshop-hub, made as the guide's commands make
+/opt/hub (Debian's Python, this clone in place of the wheel file; again when the clone's files
+change; this machine's own Python lives under /root, closed to attendees, and the hub refuses
+to serve from it). Then N threads each play one attendee:
 log in through the hub's own login page (HTTP form, like a browser), ask for their server, start
 a kernel and run every code cell of notebook 04 through the Jupyter kernel protocol (the
 server's REST API and the kernel's websocket). It prints spawn time (login to a server that
@@ -24,6 +27,7 @@ command, ``Attendee`` logs in, spawns and runs code. Needs root and configurable
 from __future__ import annotations
 
 import argparse
+import fcntl
 import json
 import os
 import pwd
@@ -45,22 +49,52 @@ import websocket
 
 from bpe_workshop.course.series import release_files
 
+CLONE = Path(__file__).resolve().parents[1]
+ENV = Path("/opt/bpe-workshop-hub")
+
+
+def hub_env(env: Path = ENV) -> Path:
+    """``env``, holding this clone with the [hub] extra, made as the guide makes ``/opt/hub``:
+    ``/usr/bin/python3 -m venv``, then its pip. Made again when a file of the clone's package,
+    data or notebooks changed since (a stamp file in ``env`` keeps their times)."""
+    files = sorted(path for part in ("bpe_workshop", "data", "notebooks", "pyproject.toml")
+                   for path in [CLONE / part, *(CLONE / part).rglob("*")]
+                   if path.is_file() and path.suffix != ".pyc")
+    wanted = str([(str(path), path.stat().st_mtime_ns) for path in files])
+    stamp = env / "bench-hub-stamp.txt"  # what was installed, to redo it when that changes
+    with open(f"{env}.lock", "w") as lock:  # two test processes install it once
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not stamp.exists() or stamp.read_text() != wanted:
+            print(f"Installing {CLONE}[hub] into {env} (a few minutes the first time)",
+                  file=sys.stderr, flush=True)
+            old_umask = os.umask(0o022)  # every account reads and runs what is installed
+            try:
+                subprocess.run(["/usr/bin/python3", "-m", "venv", str(env)], check=True)
+                subprocess.run([f"{env}/bin/python", "-m", "pip", "install", "--quiet",
+                                f"{CLONE}[hub]"], check=True)
+            finally:
+                os.umask(old_umask)
+            stamp.write_text(wanted)
+    return env
+
 
 class Hub:
-    """``bpe-workshop hub`` on 127.0.0.1 in a subprocess, its output in ``log``."""
+    """``bpe-workshop hub`` on 127.0.0.1 in a subprocess, run by ``env``'s Python (see
+    ``hub_env``), its output in ``log``."""
 
-    def __init__(self, homes: Path, *options: str, env: Path = Path("/opt/bpe-workshop"),
+    def __init__(self, homes: Path, *options: str, env: Path = ENV,
                  password: str | None = None, port: int | None = None):
         self.homes, self.log = homes, homes.parent / f"{homes.name}-hub.log"
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        self.command = [sys.executable, "-m", "bpe_workshop", "hub", "--homes", str(homes)]
+        self.command = [f"{hub_env(env)}/bin/python", "-m", "bpe_workshop", "hub", "--homes",
+                        str(homes)]
         environment = {**os.environ, "BPE_WORKSHOP_PASSWORD": password} if password else None
-        with open(self.log, "ab") as log:
+        with open(self.log, "ab") as log:  # cwd /: -m would import the clone from its folder
             self.process = subprocess.Popen(
-                [*self.command, "--ip", "127.0.0.1", "--port", str(self.port), "--env",
-                 str(env), *options], stdout=log, stderr=subprocess.STDOUT, env=environment)
-        deadline = time.monotonic() + 900  # the first start installs the attendees' Python
+                [*self.command, "--ip", "127.0.0.1", "--port", str(self.port), *options],
+                stdout=log, stderr=subprocess.STDOUT, env=environment, cwd="/")
+        deadline = time.monotonic() + 300
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 raise RuntimeError(f"the hub stopped: {self.log.read_text()[-3000:]}")
@@ -89,7 +123,7 @@ class Hub:
     def end(self) -> subprocess.CompletedProcess:
         """``bpe-workshop hub --stop``: the hub and every attendee's process end."""
         ended = subprocess.run([*self.command, "--stop"], capture_output=True, text=True,
-                               timeout=120)
+                               timeout=120, cwd="/")
         self.process.wait(timeout=60)
         return ended
 
@@ -315,7 +349,8 @@ def main() -> int:
     parser.add_argument("--users", type=int, default=5, help="attendees at once (default 5)")
     parser.add_argument("--bomb", action="store_true",
                         help="one more attendee runs a memory bomb all along")
-    parser.add_argument("--env", type=Path, default=Path("/opt/bpe-workshop"))
+    parser.add_argument("--env", type=Path, default=ENV, help="the hub's environment, made with "
+                        f"Debian's Python when missing or older than the clone (default {ENV})")
     args = parser.parse_args()
     if os.geteuid() != 0:
         print("bench_hub: skipped, it needs root (the hub makes one account per attendee)")

@@ -25,8 +25,9 @@ JupyterHub's, on JupyterHub's own parts:
   ``--idle`` minutes stop, and any server after ``--max-age`` minutes; homes stay.
 
 An attendee's first login also copies the series into their home (``bpe-workshop start`` run as
-the attendee: never written over later). Attendees' servers run from an environment every
-account can run, made once by this command under ``/opt`` with Debian's ``/usr/bin/python3``.
+the attendee: never written over later). Attendees' servers run from the hub's own
+environment, which every account must be able to run: a venv made with Debian's Python under
+``/opt``, as the guide's commands make ``/opt/hub`` (a Python under ``/root`` is refused).
 Left out: disk quotas and a firewall for attendees' own ports (the guide gives the commands).
 """
 
@@ -42,18 +43,14 @@ import re
 import secrets
 import shutil
 import signal
-import stat
 import subprocess
 import sys
 import time
-from importlib import metadata
+from importlib import util
 from pathlib import Path
 from types import SimpleNamespace
-from urllib.parse import unquote
 
-from bpe_workshop.check import DISTRIBUTION
 from bpe_workshop.course.series import FIRST, FOLDER, folder_argument, port
-from bpe_workshop.files.corpora import SERIES_ROOT
 
 try:  # Unix's: a room is served from Linux; the other commands run on Windows too
     import fcntl
@@ -88,13 +85,11 @@ def register(subparsers) -> None:
             ("--ssl-cert", Path, None, "CERT", "TLS certificate file (with --ssl-key)"),
             ("--max-users", int, 40, "N", "servers running at once; later logins wait"),
             ("--homes", folder_argument, "/home/bpe-workshop", "FOLDER", "where attendees' "
-             "homes live"),
+             "homes live"),  # argparse gives a text default its type too
             ("--memory", float, 2.0, "GB", "memory each attendee's processes share"),
             ("--max-processes", int, 256, "N", "processes and threads of each attendee"),
             ("--idle", int, 60, "MINUTES", "stop a server idle this long, 10 or more"),
-            ("--max-age", int, 600, "MINUTES", "stop a server running this long"),
-            ("--env", folder_argument, "/opt/bpe-workshop", "FOLDER", "attendees' Python, "
-             "made once")):  # argparse gives a text default its type too
+            ("--max-age", int, 600, "MINUTES", "stop a server running this long")):
         parser.add_argument(option, type=kind, default=default, metavar=metavar,
                             help=text + (f" (default {default})" if default else ""))
     parser.add_argument("--plain-http", action="store_true", help="serve unencrypted http "
@@ -136,13 +131,7 @@ def run(args) -> int:
     # its attendees would alone, not as one (2**18: the kernel's maximum)
     for folder in ("", room):  # all rooms' group, then this room's
         _write_groups(folder, "", {"cpu": {"cpu.shares": min(1024 * args.max_users, 2**18)}})
-    closed = next((folder for folder in reversed(homes.parents)  # others cannot pass through
-                   if not folder.stat().st_mode & stat.S_IXOTH), None)
-    if closed:
-        raise OSError(f"attendees cannot reach their homes in {homes}: {closed} lets only its "
-                      "owner through; choose --homes under a folder everyone can pass through "
-                      "(the default, /home/bpe-workshop, is)")
-    _attendee_env(args.env)
+    _check_attendees_can_run(homes)
     subprocess.run(["groupadd", "--force", "--system", GROUP], check=True)
     from jupyterhub.app import JupyterHub
     from jupyterhub.utils import random_port
@@ -173,7 +162,6 @@ def run(args) -> int:
           "  Ctrl-C stops the hub and keeps attendees' servers (start it again to resume); "
           f"bpe-workshop hub --homes {homes} --stop ends the room", flush=True)
     os.chdir(state)  # JupyterHub's database, cookie secret, proxy's pid and passwords.dbm go here
-    Path("jupyterhub_config.py").unlink(missing_ok=True)  # older hubs': JupyterHub would load it
     JupyterHub.instance(config=config).launch_instance([])  # []: not this command's arguments
     return 0
 
@@ -210,12 +198,10 @@ def _check_machine() -> None:
         raise OSError("run it as root (sudo, or in a VM or container): each attendee becomes "
                       "an account of this machine, kept apart by file permissions, and only "
                       "root can make accounts and start servers as them")
-    try:
-        for name in ("jupyterhub", "jupyterhub-idle-culler", "jupyterhub-firstuseauthenticator"):
-            metadata.version(name)
-    except metadata.PackageNotFoundError:
+    hub_extra = ("jupyterhub", "firstuseauthenticator", "jupyterhub_idle_culler")  # as imported
+    if not all(map(util.find_spec, hub_extra)):
         raise OSError('JupyterHub is not installed; install it with: pip install '
-                      '"bpe-workshop[hub]"') from None
+                      '"bpe-workshop[hub]"')
     if shutil.which("configurable-http-proxy") is None:
         raise OSError("JupyterHub's proxy is missing; install it with: npm install -g "
                       "configurable-http-proxy (Node.js 20+)")
@@ -225,61 +211,27 @@ def _check_machine() -> None:
                       "systemd, The Littlest JupyterHub gives each attendee a systemd unit instead")
 
 
-def _attendee_env(env: Path) -> None:
-    """Make sure ``env`` holds this course and JupyterHub's server, runnable by every account.
+def _check_attendees_can_run(homes: Path) -> None:
+    """Refuse (OSError) a room whose attendees could not start a server: their servers run
+    from this command's own environment, ``sys.prefix``, as their own accounts, in their homes.
 
-    Made once with Debian's Python (``/usr/bin/python3``) from this install's source: its clone
-    or wheel, else the package index. What went wrong is raised (OSError), with the fix.
-    """
-    env.parent.mkdir(parents=True, exist_ok=True)
-    with open(env.parent / f".{env.name}.lock", "w") as lock:  # two hubs install it once
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        source, version = _course_source(), metadata.version("jupyterhub")
-        wanted = f"{source} jupyterhub=={version}\n"
-        if Path(source).is_dir():  # a clone: install again when any of its files changed
-            files = sorted(Path(folder, name) for part in ("bpe_workshop", "data", "notebooks")
-                           for folder, _, names in os.walk(Path(source, part)) for name in names
-                           if not name.endswith(".pyc"))  # the parts a clone installs
-            wanted += hashlib.sha256(repr([(str(f), f.stat().st_mtime_ns) for f in files])
-                                     .encode()).hexdigest()
-        stamp = env / "bpe-workshop-hub.txt"  # what was installed, to redo it when that changes
-        if not stamp.exists() or stamp.read_text() != wanted:
-            python = Path("/usr/bin/python3")
-            print(f"Installing the course for attendees into {env}, from {source} (once, a "
-                  "few minutes: the course's and JupyterHub's wheels, from pip's cache or the "
-                  "package index)", flush=True)
-            old_umask = os.umask(0o022)  # every account reads and runs what is installed
-            try:  # a clone is built where it is: hatchling writes nothing into it
-                subprocess.run([str(python), "-m", "venv", str(env)], check=True)
-                subprocess.run([str(env / "bin/python"), "-m", "pip", "install", "--quiet",
-                                source, f"jupyterhub=={version}"], check=True)
-            except (OSError, subprocess.CalledProcessError) as err:
-                raise OSError(f"installing into {env} failed ({err}; see the message above): "
-                              f"attendees need {python}, 3.11 or newer, with its venv module "
-                              "(apt-get install python3 python3-venv) and the network") from None
-            finally:
-                os.umask(old_umask)
-            stamp.write_text(wanted)
-    try:  # run as nobody, an account with no rights of its own
+    One try covers both ways it fails: ``jupyterhub-singleuser --version`` run as ``nobody``
+    (an account with no rights of its own) from ``homes``. A Python under a folder closed to
+    other accounts (pyenv or a venv in ``/root``) cannot be run, and a ``homes`` under a
+    folder only its owner passes through cannot be entered. (``env --chdir``: subprocess's
+    ``cwd`` would enter ``homes`` as root, before it becomes ``nobody``.)"""
+    server = Path(sys.prefix, "bin", "jupyterhub-singleuser")
+    try:
         nobody = pwd.getpwnam("nobody")
-        subprocess.run([f"{env}/bin/jupyterhub-singleuser", "--version"], user=nobody.pw_uid,
-                       group=nobody.pw_gid, extra_groups=[], capture_output=True, cwd="/",
-                       check=True)
-    except (OSError, KeyError, subprocess.CalledProcessError):  # missing, or not runnable
-        raise OSError(f"other accounts cannot run {env}/bin/jupyterhub-singleuser; remove {env} "
-                      "and run this command again to make it afresh") from None
-
-
-def _course_source() -> str:
-    """What pip installs for attendees: this clone, or the wheel file this install came from,
-    else this version from the package index (``bpe-workshop==0.2.0``)."""
-    if (SERIES_ROOT / "pyproject.toml").is_file():  # a clone's top, not a wheel's package
-        return str(SERIES_ROOT)
-    installed = metadata.distribution(DISTRIBUTION)  # pip's record of where it came from:
-    origin = json.loads(installed.read_text("direct_url.json") or "{}").get("url", "")
-    if origin.startswith("file://") and origin.endswith(".whl"):
-        return unquote(origin.removeprefix("file://"))
-    return f"{DISTRIBUTION}=={installed.version}"
+        subprocess.run(["env", "--chdir", homes, server, "--version"], user=nobody.pw_uid,
+                       group=nobody.pw_gid, extra_groups=[], capture_output=True, check=True)
+    except (OSError, KeyError, subprocess.CalledProcessError):  # missing, closed, or failed
+        raise OSError(f"other accounts cannot run {server} from {homes}: either this Python is "
+                      "in a folder closed to them (install the hub as the guide does: python3 "
+                      "-m venv /opt/hub, then /opt/hub/bin/python -m pip install "
+                      "\"bpe-workshop[hub]\" and run /opt/hub/bin/bpe-workshop hub), or a folder "
+                      f"above {homes} lets only its owner through (choose --homes under folders "
+                      "everyone can pass through; the default, /home/bpe-workshop, is)") from None
 
 
 def _groups(room: str, name: str, controllers=("memory", "pids", "cpu")) -> list[Path]:
@@ -338,7 +290,7 @@ def configure(c, args, saved: dict, room: str) -> None:
     from jupyterhub.spawner import LocalProcessSpawner
     from tornado import httpserver, web
 
-    homes, env, admin = args.homes, args.env, args.admin
+    homes, admin, prefix = args.homes, args.admin, Path(sys.prefix)  # prefix: the attendees' too
     failures = {}  # name -> (failed logins in a row, time.monotonic() of the last)
 
     class RoomAuthenticator(FirstUseAuthenticator, LocalAuthenticator):
@@ -421,9 +373,9 @@ def configure(c, args, saved: dict, room: str) -> None:
         "useradd", "--create-home", "--home-dir", f"{homes}/USERNAME", "--key", "HOME_MODE=0700",
         "--shell", "/bin/bash", "--user-group", "--groups", GROUP]
     c.JupyterHub.spawner_class = RoomSpawner
-    c.Spawner.cmd = [f"{env}/bin/jupyterhub-singleuser"]
+    c.Spawner.cmd = [f"{prefix}/bin/jupyterhub-singleuser"]
     c.Spawner.env_keep = ["LANG", "LC_ALL"]  # not the hub's PATH or Python
-    c.Spawner.environment = {"PATH": f"{env}/bin:/usr/local/bin:/usr/bin:/bin",
+    c.Spawner.environment = {"PATH": f"{prefix}/bin:/usr/local/bin:/usr/bin:/bin",
                              "JUPYTERHUB_ACTIVITY_INTERVAL": "60",
                              # the attendee's own temporary files and tiktoken's cache in them
                              "TMPDIR": lambda spawner: str(homes / spawner.user.name / ".tmp")}
@@ -437,12 +389,12 @@ def configure(c, args, saved: dict, room: str) -> None:
         """The pre-spawn step: the attendee's copy of the series and temporary folder, made as
         the attendee (root never writes into a home); a failure stops the login with its words."""
         home, account = homes / spawner.user.name, pwd.getpwnam(spawner.user.name)
-        for command in ([f"{env}/bin/bpe-workshop", "start", "--no-lab"],  # into home/FOLDER
+        for command in ([f"{prefix}/bin/bpe-workshop", "start", "--no-lab"],  # into home/FOLDER
                         ["/bin/mkdir", "-p", str(home / ".tmp")]):
             process = await asyncio.create_subprocess_exec(
                 *command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, cwd=home,
                 user=account.pw_uid, group=account.pw_gid, extra_groups=[],
-                env={"HOME": str(home), "PATH": f"{env}/bin"})
+                env={"HOME": str(home), "PATH": f"{prefix}/bin"})
             output = (await process.communicate())[0].decode(errors="replace").strip()
             spawner.log.info("%s: %s", command[0], output)
             if process.returncode:

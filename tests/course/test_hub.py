@@ -3,15 +3,17 @@
 Each room is a hub on 127.0.0.1 and a free port. Its homes go to a fresh folder under the
 system's temporary folder, not ``tmp_path``: pytest's folders admit only their owner (and pytest
 closes them again whenever any session starts), so attendees could not reach a home there. The
-attendees' Python is the command's own default, ``/opt/bpe-workshop``, made on first use like
-the proxy ``.ci/run`` installs. The accounts carry a random prefix; at the end each room is
-ended with ``bpe-workshop hub --stop`` (no process of it is left), the accounts removed and the
-folder deleted. The client is the load benchmark's (``benchmarks/bench_hub.py``): it logs in
-through the hub's login form and runs code in kernels over the Jupyter kernel protocol. Three
-rooms, each made once per test process: one where three attendees have trained and saved a
-model (limits of 1 GB and 200 processes each), one that a test restarts, one whose servers stop
-after a minute; and one on the machine's own ``/home`` for the one test that needs it (only its
-``.hub`` and log are removed after). No test needs another to have run first.
+hub runs from ``/opt/bpe-workshop-hub``, an environment every account can run, made (once, and
+again when the clone changed) as the guide's commands make ``/opt/hub``: the tests' own Python
+lives under ``/root``, and attendees' servers run the hub's. The accounts carry a random prefix;
+at the end each room is ended with ``bpe-workshop hub --stop`` (no process of it is left), the
+accounts removed and the folder deleted. The client is the load benchmark's
+(``benchmarks/bench_hub.py``): it logs in through the hub's login form and runs code in kernels
+over the Jupyter kernel protocol. Three rooms, each made once per test process: one where three
+attendees have trained and saved a model (limits of 1 GB and 200 processes each), one that a
+test restarts, one whose servers stop after a minute; and one on the machine's own ``/home`` for
+the one test that needs it (only its ``.hub`` and log are removed after). No test needs another
+to have run first.
 """
 
 import hashlib
@@ -450,3 +452,46 @@ def test_a_server_past_its_max_age_is_stopped_and_its_files_stay(culled_room):
 
 def _sha(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _refused(python: str, homes: Path) -> subprocess.CompletedProcess:
+    """``bpe-workshop hub`` on ``homes``, run by ``python``; after it, ``--stop`` removes the
+    room's control groups (the refusal leaves the hub's own, empty)."""
+    command = [python, "-m", "bpe_workshop", "hub", "--homes", str(homes)]
+    try:
+        return subprocess.run([*command, "--ip", "127.0.0.1", "--port",
+                               str(bench_hub.free_port())], capture_output=True, text=True,
+                              timeout=60, cwd="/")  # a refusal comes in seconds
+    finally:
+        subprocess.run([*command, "--stop"], capture_output=True, timeout=120, cwd="/")
+
+
+def test_a_hub_run_by_a_python_other_accounts_cannot_run_is_refused():
+    """This process's Python lives under ``/root`` (mode 700), as CI's does: attendees could
+    not start a server from it, so the hub refuses before it serves, and says how to install."""
+    folder = Path(tempfile.mkdtemp(prefix=f"{PREFIX}closed-"))
+    folder.chmod(0o711)  # the homes are reachable: only the Python is closed
+    try:
+        done = _refused(sys.executable, folder / "homes")
+        assert done.returncode == 1, done.stdout + done.stderr
+        assert (f"other accounts cannot run {sys.prefix}/bin/jupyterhub-singleuser from "
+                f"{folder / 'homes'}: either this Python is in a folder closed to them (install "
+                "the hub as the guide does: python3 -m venv /opt/hub" in done.stderr)
+        assert "choose --homes under folders everyone can pass through" in done.stderr
+    finally:
+        shutil.rmtree(folder)
+
+
+def test_homes_attendees_cannot_pass_through_to_are_refused():
+    """The hub's Python is open to every account, but the homes are under a folder only root
+    passes through: no attendee could reach their home, so the hub refuses."""
+    folder = Path(tempfile.mkdtemp(prefix=f"{PREFIX}shut-"))  # mode 700, as mkdtemp makes it
+    python = f"{bench_hub.hub_env()}/bin/python"
+    try:
+        done = _refused(python, folder / "homes")
+        assert done.returncode == 1, done.stdout + done.stderr
+        assert (f"other accounts cannot run {bench_hub.ENV}/bin/jupyterhub-singleuser from "
+                f"{folder / 'homes'}" in done.stderr)
+        assert f"or a folder above {folder / 'homes'} lets only its owner through" in done.stderr
+    finally:
+        shutil.rmtree(folder)
