@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import errno
 import os
-import subprocess
 import sys
 from pathlib import Path
 
@@ -110,24 +109,23 @@ def start(args) -> int:
     print("\n".join(lines), flush=True)
     if args.no_lab:
         return 0
-    command = lab_command(args.folder, args.port, args.no_browser, args.extra)
-    if os.name == "nt":  # Windows' exec would start another process and return at once
-        return subprocess.call(command, cwd=args.folder)
-    # subtle: JupyterLab takes this process's place, as `jupyter lab` does it, so a SIGTERM or
-    # SIGINT sent to `bpe-workshop start` reaches JupyterLab itself, which stops its kernels
+    from jupyterlab.labapp import LabApp  # `jupyter lab` itself (slow to import: only here)
+
+    # subtle: JupyterLab runs in this process, so a SIGTERM or SIGINT sent to `bpe-workshop
+    # start` reaches JupyterLab itself, which stops its kernels
     os.chdir(args.folder)
-    os.execv(command[0], command)
+    LabApp.launch_instance(lab_arguments(args.folder, args.port, args.no_browser, args.extra))
+    return 0
 
 
-def lab_command(folder: Path, port: int | None, no_browser: bool, extra: list[str]) -> list[str]:
-    """JupyterLab on ``folder``, opening notebook 00; as root it adds ``--allow-root``.
+def lab_arguments(folder: Path, port: int | None, no_browser: bool, extra: list[str]) -> list[str]:
+    """``jupyter lab``'s arguments: ``folder``, opening notebook 00; as root, ``--allow-root``.
 
-    >>> lab_command(Path("course"), 8890, True, ["--ServerApp.token=x"])[3:]  # doctest: +ELLIPSIS
+    >>> lab_arguments(Path("course"), 8890, True, ["--ServerApp.token=x"])  # doctest: +ELLIPSIS
     ['00_why_tokenization.ipynb', '--LabApp.default_url=/lab/tree/00_why_tokenization.ipynb', \
 '--ServerApp.root_dir=...course', ...'--port=8890', '--no-browser', '--ServerApp.token=x']
     """
-    command = [sys.executable, "-m", "jupyterlab", series.FIRST,
-               f"--LabApp.default_url=/lab/tree/{series.FIRST}",
+    command = [series.FIRST, f"--LabApp.default_url=/lab/tree/{series.FIRST}",
                f"--ServerApp.root_dir={Path(folder).absolute()}"]
     if hasattr(os, "geteuid") and os.geteuid() == 0:  # a container, a cloud VM, a classroom
         command.append("--allow-root")
