@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import fcntl
+import functools
 import json
 import os
 import pwd
@@ -53,6 +54,7 @@ CLONE = Path(__file__).resolve().parents[1]
 ENV = Path("/opt/bpe-workshop-hub")
 
 
+@functools.cache  # looked at once per process: never reinstalled under a running room
 def hub_env(env: Path = ENV) -> Path:
     """``env``, holding this clone with the [hub] extra, made as the guide makes ``/opt/hub``:
     ``/usr/bin/python3 -m venv``, then its pip. Made again when a file of the clone's package,

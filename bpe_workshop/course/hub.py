@@ -191,13 +191,10 @@ def _check_options(args) -> None:
 
 def _check_machine() -> None:
     """Refuse a machine the hub cannot serve from (OSError), with the fix."""
-    if pwd is None:
-        raise OSError(f"the classroom hub needs Linux (a cloud VM, a container or WSL), not "
-                      f"{sys.platform}: attendees become accounts of the machine")
-    if os.geteuid() != 0:
-        raise OSError("run it as root (sudo, or in a VM or container): each attendee becomes "
-                      "an account of this machine, kept apart by file permissions, and only "
-                      "root can make accounts and start servers as them")
+    if pwd is None or os.geteuid() != 0:  # pwd: Unix's (and Linux's control groups, below)
+        raise OSError("run it as root on Linux (sudo, or in a cloud VM, a container or WSL): "
+                      "each attendee becomes an account of this machine, kept apart by file "
+                      "permissions, and only root can make accounts and start servers as them")
     hub_extra = ("jupyterhub", "firstuseauthenticator", "jupyterhub_idle_culler")  # as imported
     if not all(map(util.find_spec, hub_extra)):
         raise OSError('JupyterHub is not installed; install it with: pip install '
@@ -387,19 +384,19 @@ def configure(c, args, saved: dict, room: str) -> None:
 
     async def prepare_home(spawner) -> None:
         """The pre-spawn step: the attendee's copy of the series and temporary folder, made as
-        the attendee (root never writes into a home); a failure stops the login with its words."""
-        home, account = homes / spawner.user.name, pwd.getpwnam(spawner.user.name)
+        the attendee, inside their limits (root never writes into a home); a failure stops the
+        login with its words."""
+        name = spawner.user.name
+        home, as_attendee = homes / name, spawner.make_preexec_fn(name)  # the server's way in
         for command in ([f"{prefix}/bin/bpe-workshop", "start", "--no-lab"],  # into home/FOLDER
                         ["/bin/mkdir", "-p", str(home / ".tmp")]):
             process = await asyncio.create_subprocess_exec(
-                *command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, cwd=home,
-                user=account.pw_uid, group=account.pw_gid, extra_groups=[],
-                env={"HOME": str(home), "PATH": f"{prefix}/bin"})
+                *command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                env={"HOME": str(home), "PATH": f"{prefix}/bin"}, preexec_fn=as_attendee)
             output = (await process.communicate())[0].decode(errors="replace").strip()
             spawner.log.info("%s: %s", command[0], output)
             if process.returncode:
-                raise RuntimeError(f"{' '.join(command)} failed for {spawner.user.name}: "
-                                   f"{output}")
+                raise RuntimeError(f"{' '.join(command)} failed for {name}: {output}")
 
     c.Spawner.pre_spawn_hook = prepare_home
     c.JupyterHub.services = [{"name": "idle-culler", "command": [

@@ -65,8 +65,9 @@ def test_a_missing_proxy_names_its_install_line(capsys, monkeypatch):
 
 
 def test_without_unix_modules_the_command_works_and_the_hub_says_what_it_needs(tmp_path):
-    """As on Windows: no pwd, grp or resource. start and --help work; hub names Linux. (fcntl
-    stays: the save lock takes msvcrt when os.name is "nt", which a Linux process cannot fake.)"""
+    """As on Windows: no pwd, grp or resource. start and --help work; hub names Linux and
+    root. (fcntl stays: the save lock takes msvcrt when os.name is "nt", which a Linux process
+    cannot fake.)"""
     child = ("import sys\n"
              "for name in ('pwd', 'grp', 'resource'): sys.modules[name] = None\n"
              "from bpe_workshop.course.cli import main\n"
@@ -75,5 +76,5 @@ def test_without_unix_modules_the_command_works_and_the_hub_says_what_it_needs(t
     done = subprocess.run([sys.executable, "-c", child], capture_output=True, text=True,
                           timeout=120)
     assert done.returncode == 1, done.stderr
-    assert "the classroom hub needs Linux (a cloud VM, a container or WSL)" in done.stderr
+    assert "run it as root on Linux (sudo, or in a cloud VM, a container or WSL)" in done.stderr
     assert (tmp_path / "course" / "00_why_tokenization.ipynb").is_file()
