@@ -162,9 +162,11 @@ class Room(contextlib.AbstractContextManager):
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", DeprecationWarning)  # the kernel's threads
                 self.pid = os.fork()
-        except OSError:  # no process left to fork: the calls run in this one
-            self.channel.close()
+        except OSError:  # no process left to fork (the attendee's cap): the calls run in this one
+            for end in (self.channel, there):
+                end.close()
             shutil.rmtree(self.folder, ignore_errors=True)
+            return
         finally:
             gc.unfreeze()
         if self.pid == 0:  # the child: never returns

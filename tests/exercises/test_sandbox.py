@@ -220,3 +220,12 @@ def test_without_a_folder_for_the_room_the_check_still_gives_its_verdict(monkeyp
     monkeypatch.setattr(tempfile, "mkdtemp", no_folder)
     assert check_merge(merge).passed
     assert check_merge(lambda ids, pair, new_id: list(ids)).message.startswith("❌ ")
+
+
+def test_without_a_process_to_fork_the_check_still_gives_its_verdict(monkeypatch):
+    def no_process():  # an attendee at the room's cap on processes
+        raise BlockingIOError(11, "Resource temporarily unavailable")
+
+    monkeypatch.setattr(os, "fork", no_process)
+    assert check_merge(merge).passed
+    assert check_merge(lambda ids, pair, new_id: list(ids)).message.startswith("❌ ")
