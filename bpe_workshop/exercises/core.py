@@ -210,10 +210,9 @@ class Printed(io.StringIO):
 
 class Call(NamedTuple):
     """What one call of the answer did, read in the checker's process. ``kind``: ok, wrong,
-    raised, stub, time, slow, none, changed, stuck or ended; ``got``: its value (a
-    :class:`Raised` if it raised); ``extra``: what the verdict of that kind names besides (why ==
-    means nothing, the helper that is a stub, how long it ran, ``(index, shown)`` of the argument
-    it changed)."""
+    raised, stub, time, slow, none, stuck or ended; ``got``: its value (a :class:`Raised` if it
+    raised); ``extra``: what the verdict of that kind names besides (why == means nothing, the
+    helper that is a stub, how long it ran)."""
 
     kind: str
     got: object = None
@@ -250,10 +249,10 @@ class _Run(types.SimpleNamespace):
         self._generate()
         self.deadline = time.monotonic() + CHECK_LIMIT
         reply = self.room.ask("_about", until=self.deadline + 1.5)
-        self.name, why, self.names = "your function", "", ()
+        self.name, why = "your function", ""
         with contextlib.suppress(Exception):  # else the answer's process sent nothing readable
-            name, said, names = reply
-            self.name, why, self.names = str(name), str(said), tuple(map(str, names))
+            name, said = reply
+            self.name, why = str(name), str(said)
         if why:
             return self._not_attempted(why)
         untouched = []  # (args, call) where the function returned ... or None instead of an answer
@@ -266,7 +265,7 @@ class _Run(types.SimpleNamespace):
             if call.kind == "none" and k < self.fixed:
                 untouched.append((args, call))
             elif call.kind != "ok":
-                if k >= self.fixed and call.kind in ("wrong", "raised", "none", "changed"):
+                if k >= self.fixed and call.kind in ("wrong", "raised", "none"):
                     args, call = self._shrink(args, call)
                 return self._in_time(functools.partial(self._failure, args, call), CheckResult(
                     False, f"❌ {call_text(self.name, args)} gave an answer the checker could not "
@@ -307,28 +306,24 @@ class _Run(types.SimpleNamespace):
                       failed=lambda err: failed)
 
     def _about(self) -> tuple:
-        """In the answer's process: its name, why it is not attempted ('' if it is), the names
-        of its arguments; its attributes read under the guard."""
+        """In the answer's process: its name and why it is not attempted ('' if it is), its
+        attributes read under the guard."""
         name = self.name or safely(lambda: self.func.__name__, limit=1.0, failed=lambda e: None)
-        code = safely(lambda: self.func.__code__, limit=1.0, failed=lambda err: None)
         why = self.waiting and safely(self.waiting, self.func, limit=CHECK_LIMIT,
                                       failed=lambda err: "")
-        return (name if type(name) is str else "your function", why if type(why) is str else "",
-                code.co_varnames[: code.co_argcount] if type(code) is types.CodeType else ())
+        return name if type(name) is str else "your function", why if type(why) is str else ""
 
     def _attempt(self, case: int | tuple, limit: float) -> tuple:
         """In the answer's process: one call on ``cases[case]`` (or on ``case``), as plain data:
-        ``(kind, what it gave, a note, (index, shown) of an argument it changed)``. The kind is
+        ``(kind, what it gave, a note)``. The kind is
         returned (what: the value pickled, or its type's name, whether it is an iterator and its
         repr, when ``==`` on it means nothing, the note saying why), raised or stub (what: its
         name and its message; note: the helper that is a stub) or time."""
         args = self.cases[case] if type(case) is int else case
-        given, raised = copy.deepcopy(args), []  # a copy, to see whether the function changes it
-        got = safely(self.func, *given, limit=limit, failed=raised.append)
-        changed = safely(lambda: next(((i, shown(b)) for i, (a, b) in enumerate(zip(args, given))
-                                       if a != b), ()), limit=1.0, failed=lambda err: ())
-        return (*safely(self._described, got, raised, limit=1.0, failed=lambda err: (
-            "raised", ("Exception", "(it could not be shown)"), "")), changed)
+        raised = []  # the case as a copy: what the answer changes in it reaches no later call
+        got = safely(self.func, *copy.deepcopy(args), limit=limit, failed=raised.append)
+        return safely(self._described, got, raised, limit=1.0, failed=lambda err: (
+            "raised", ("Exception", "(it could not be shown)"), ""))
 
     def _described(self, got: object, raised: list) -> tuple:
         if raised and isinstance(raised[0], TimeUp):
@@ -366,7 +361,7 @@ class _Run(types.SimpleNamespace):
         reply = self.room.ask("_attempt", case if fixed else args, max(min(limit, room), 1e-3),
                               until=self.deadline + 1.5)
         try:
-            kind, got, note, changed = reply
+            kind, got, note = reply
             if kind in ("raised", "stub"):
                 got = Raised(*map(str, got))
             elif kind == "returned" and type(got) is not bytes:  # not plain data: a stand-in
@@ -386,8 +381,6 @@ class _Run(types.SimpleNamespace):
                 lambda: (bool(self.same(args, expected, got)), ""), limit=min(1.0, TIME_LIMIT),
                 failed=lambda err: (False, f"{_why(err)}: return a plain Python value"))
         agrees = agrees and not shape_hint(expected, got)  # equal, but 1.0 or True for 1
-        if agrees and changed:
-            return Call("changed", got, changed, expected)
         return Call("ok" if agrees else "wrong", got, trouble, expected)
 
     def _shrink(self, args: tuple, call: Call) -> tuple[tuple, Call]:
@@ -426,14 +419,6 @@ class _Run(types.SimpleNamespace):
                 call=call_text(self.name, args), name=self.name, got=got, extra=extra, hint=hint,
                 check=CHECK_LIMIT, limit=TIME_LIMIT,
                 flood=f", after printing {self.room.count:,} characters" * flood))
-        if kind == "changed":  # extra: (the argument's index, what it became, shown)
-            i, now = extra
-            what = f"argument {self.names[i] if i < len(self.names) else i + 1}"  # not a *args
-            return CheckResult(False, (
-                f"❌ {call_text(self.name, args)} gave the right answer, but changed its {what}: "
-                f"{shown(args[i])} became {now}.\n   hint: the caller still needs "
-                f"its {type(args[i]).__name__} as it was: do not change its {what}; "
-                "work on a copy."))
         lines, text = [f"   expected: {shown(expected)}"] if self.reveal else [], ""
         if kind == "raised":
             lines.insert(0, f"❌ {call_text(self.name, args)} " + (
