@@ -12,7 +12,7 @@ import marshal
 import re
 from collections import Counter
 
-from bpe_workshop.algorithm.word_paper import merge_vocab, merge_vocab_buggy, word_vocab
+from bpe_workshop.algorithm.word_paper import merge_vocab, word_vocab
 from bpe_workshop.exercises import core
 from bpe_workshop.exercises.core import CheckResult, check, guarded
 from bpe_workshop.tokenizers.word_level import WordLevelBPE
@@ -101,6 +101,7 @@ def check_merge_vocab(func) -> CheckResult:
     lookahead ``(?!\S)`` in front is "not attempted yet". Pairs ending in ``</w>`` catch word
     boundaries ``\b``: there is none after the ``>`` of ``</w>``.
 
+    >>> from bpe_workshop.algorithm.word_paper import merge_vocab_buggy
     >>> check_merge_vocab(merge_vocab_buggy).attempted  # doctest: +ELLIPSIS
     ⏳ merge_vocab_buggy: not attempted yet — it still behaves like the copied version: ...
     False
@@ -141,15 +142,12 @@ def check_merge_vocab(func) -> CheckResult:
 
 
 def _still_the_copy(func) -> str:
-    """Why ``func`` is not attempted (it still returns what the copied buggy version returns on
-    every input, and its code still holds no lookbehind), or '' (an edited answer that happens
-    to merge nothing gets a real verdict). ``check`` runs it guarded: one that raises gets ''."""
-    limit = min(1.0, core.TIME_LIMIT)  # a loop that never ends is reported by the real check
-    for pair, vocab in ((("e", "s"), {"n e w e s t </w>": 6}), (("l", "o"), PAPER_VOCAB)):
-        got = guarded(func, pair, dict(vocab), time_limit=limit)
-        if type(got) is not dict or got != merge_vocab_buggy(pair, vocab):
-            return ""
-    if b"(?<" in marshal.dumps(getattr(func, "__code__", None)):  # str constants, nested too
-        return ""
+    """Why ``func`` is not attempted (like the copied buggy version, it returns the paper's
+    vocabulary unchanged, and its code still holds no lookbehind), or '' (an edited answer that
+    happens to merge nothing gets a real verdict). ``check`` runs it guarded: one that raises
+    gets ''; a loop that never ends is reported by the real check."""
+    got = guarded(func, ("l", "o"), dict(PAPER_VOCAB), time_limit=min(1.0, core.TIME_LIMIT))
+    if type(got) is not dict or got != PAPER_VOCAB or b"(?<" in marshal.dumps(func.__code__):
+        return ""  # it merges, or its code (str constants, nested too) has a lookbehind
     return ("it still behaves like the copied version: it returns every word unchanged. Find "
             "the bug, fix it, then run it and this cell again.")

@@ -284,7 +284,7 @@ WRONG = [
      "smaller id first"),
     ("02", "number_chunks", lambda text: regex.findall(r"\d{1,3}", text), "('⅓⅔¾12')",
      "also ½, ² and Ⅻ"),
-    ("03", "decompress", decompress_alphabetically, "('BdBac',", "not in alphabetical order"),
+    ("03", "decompress", decompress_alphabetically, "('BdBac',", "the last replacement of the"),
     ("03", "pair_counts", pair_counts_off_by_one, "('ab')", "the LAST pair is missing"),
     ("09", "greedy_pieces", greedy_pieces_keeping_known_parts,
      "('unable', ['un', 'able', '[UNK]'])", "WHOLE word"),
