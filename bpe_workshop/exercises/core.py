@@ -19,14 +19,12 @@ from __future__ import annotations
 
 import contextlib
 import copy
-import functools
 import io
 import os
 import pickle
 import random
 import sys
 import time
-import traceback
 import types
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
@@ -173,14 +171,12 @@ def check(
     False
     """
     out = sys.stdout  # the verdict goes here, whatever the learner's code does to sys.stdout
-    if not callable(func):
+    if not callable(func):  # check_merge("my_merge"), or check_merge(my_merge())
         name = sys._getframe(1).f_code.co_name  # the checker that called, e.g. check_merge
-        name = name if name.startswith("check_") else "check_x"
-        fix = (f"the text {shown(func)}; pass the function itself, without quotes: {name}({func}) "
-               f"rather than {name}('{func}')" if isinstance(func, str) else f"{shown(func)}; "
-               f"pass the function's name without calling it, e.g. {name}(x) rather than "
-               f"{name}(x())")
-        return _print(out, "", CheckResult(False, f"❌ expected a function, got {fix}."))
+        fix = f"without quotes: {name}({func})" if isinstance(func, str) else (
+            f"by its name, without calling it: {name}(x) rather than {name}(x())")
+        return _print(out, "", CheckResult(False, f"❌ expected a function, got {shown(func)}; "
+                                                  f"pass the function itself, {fix}."))
     cases = sorted((tuple(args) for args in inputs), key=lambda a: (len(repr(a)), repr(a)))
     run = _Run(func=func, reference=reference, cases=cases, fixed=len(cases), hint=hint,
                wrong=wrong, name=name, alone=alone, generate=generate, waiting=waiting,
@@ -211,8 +207,8 @@ class Printed(io.StringIO):
 class Call(NamedTuple):
     """What one call of the answer did, read in the checker's process. ``kind``: ok, wrong,
     raised, stub, time, slow, none, stuck or ended; ``got``: its value (a :class:`Raised` if it
-    raised); ``extra``: what the verdict of that kind names besides (why == means nothing, the
-    helper that is a stub, how long it ran)."""
+    raised); ``extra``: what the verdict of that kind names besides (why == means nothing, how
+    long it ran)."""
 
     kind: str
     got: object = None
@@ -232,8 +228,6 @@ FAILED = {  # the verdicts that are one sentence with the call in it
             "function.",
     "none": "❌ {call} returned {got!r}, with no answer: does every path through your function end "
             "in `return`?",
-    "stub": "⏳ {name}: {extra} is still a stub (it raises NotImplementedError), and {name} calls "
-            "it: write {extra} in its cell and run it, then run this cell again.",
     "time": "❌ {call} did not finish: it was {extra}, the limit being {limit:g} s{flood}.\n"
             "   hint: {hint}",
 }
@@ -267,10 +261,7 @@ class _Run(types.SimpleNamespace):
             elif call.kind != "ok":
                 if k >= self.fixed and call.kind in ("wrong", "raised", "none"):
                     args, call = self._shrink(args, call)
-                return self._in_time(functools.partial(self._failure, args, call), CheckResult(
-                    False, f"❌ {call_text(self.name, args)} gave an answer the checker could not "
-                    f"read within {CHECK_LIMIT:g} s (its ==, repr or str did not finish).\n   "
-                    "hint: return plain Python values: lists, dicts, str, int."))
+                return self._failure(args, call)  # plain data: its ==, repr and str end
         if len(untouched) == self.fixed > 0:
             none = " (it returned None; if you did edit it, is a `return` missing?)"
             return self._not_attempted(AGAIN + none * any(c.got is None for _, c in untouched))
@@ -318,7 +309,7 @@ class _Run(types.SimpleNamespace):
         ``(kind, what it gave, a note)``. The kind is
         returned (what: the value pickled, or its type's name, whether it is an iterator and its
         repr, when ``==`` on it means nothing, the note saying why), raised or stub (what: its
-        name and its message; note: the helper that is a stub) or time."""
+        name and its message) or time."""
         args = self.cases[case] if type(case) is int else case
         raised = []  # the case as a copy: what the answer changes in it reaches no later call
         got = safely(self.func, *copy.deepcopy(args), limit=limit, failed=raised.append)
@@ -329,15 +320,11 @@ class _Run(types.SimpleNamespace):
         if raised and isinstance(raised[0], TimeUp):
             return "time", None, str(raised[0])
         if raised:
-            err, note = raised[0], ""
+            err = raised[0]  # a stub raises NotImplementedError, itself or in a stub it calls
             message = _text_of(str, err, "(its message could not be shown: str {})", " ...") \
                 if not isinstance(err, SystemExit) else "" if err.code is None else shown(err.code)
-            if isinstance(err, NotImplementedError):
-                *_, (frame, _) = traceback.walk_tb(err.__traceback__)
-                helper = frame.f_code  # the function that raised, the learner's or a helper
-                note = "" if helper is getattr(self.func, "__code__", None) else helper.co_name
             return ("stub" if isinstance(err, NotImplementedError) else "raised"), (
-                error_name(err), message), note
+                error_name(err), message), ""
         try:
             data = pickle.dumps(got, protocol=5)
             plain(data)  # read back as the checker will read it
@@ -405,7 +392,7 @@ class _Run(types.SimpleNamespace):
 
     def _failure(self, args: tuple, call: Call) -> CheckResult:
         kind, got, extra, expected = call
-        if kind == "stub" and not extra:  # the answer itself is the stub, not a helper it calls
+        if kind == "stub":
             return self._not_attempted()
         if kind in FAILED:
             flood = self.room.count > 20 * MAX_PRINTED

@@ -38,9 +38,9 @@ def a_text(rng, size):
 
 def check_gpt2_split(gpt2_split) -> CheckResult:
     """Exercise: ``my_gpt2_split(text) -> list[str]`` with GPT-2's pattern."""
-    return check(gpt2_split, reference_gpt2_split, [(text,) for text in TEXTS], wrong=[
-        (str.split, "the chunks must join back to the text exactly: use findall, not split.")],
-        generate=a_text, hint=lambda args, expected, got: (
+    return check(
+        gpt2_split, reference_gpt2_split, [(text,) for text in TEXTS], generate=a_text,
+        hint=lambda args, expected, got: (
             "the chunks must join back to the text exactly, every space and character kept."
             if isinstance(got, list) and "".join(map(str, got)) != args[0] else
             "regex.findall(GPT2_PATTERN, text), with the third-party `regex` module."))

@@ -144,6 +144,5 @@ def check_best_path(func) -> CheckResult:
         (lambda word, scores: reference_best_path(word, {
             piece: s for piece, s in scores.items() if len(piece) <= 3}), "your pieces are never "
          "longer than 3 characters: try every piece word[j:i], for every start j < i.")],
-        alone="return only the pieces; `viterbi` returns `(pieces, score)`, here return `pieces`.",
         hint="best[i] = the highest total log probability of a cut of word[:i], the max of best[j] "
              "+ scores[word[j:i]]; walk back from the end. Greedy longest-first is not the same.")
