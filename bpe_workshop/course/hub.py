@@ -33,7 +33,6 @@ Left out: disk quotas and a firewall for attendees' own ports (the guide gives t
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import dbm
 import hashlib
@@ -41,12 +40,10 @@ import json
 import os
 import re
 import secrets
-import shutil
 import signal
 import subprocess
 import sys
 import time
-from importlib import util
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -100,10 +97,7 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
-    """Check, set up, print the room's address and passwords, then serve until stopped.
-
-    A refusal is raised, as every command's: ValueError for the command line (exit 2),
-    OSError for this machine or the room (exit 1); ``cli.main`` prints it as one line."""
+    """Check, set up, print the room's address and passwords, then serve until stopped."""
     _check_options(args)
     _check_machine()
     homes, state = args.homes, args.homes / ".hub"  # absolute, as every FOLDER
@@ -179,8 +173,7 @@ def _check_options(args) -> None:
                          "the network in clear: give --ssl-key and --ssl-cert, or --ip "
                          "127.0.0.1 behind your own https proxy, or --plain-http to accept that")
     if args.admin is not None and not re.fullmatch(NAME_PATTERN, args.admin):
-        raise ValueError(f"--admin {args.admin!r} cannot be an account name: use lowercase "
-                         "letters, digits, - and _, starting with a letter (e.g. teacher)")
+        raise ValueError(f"--admin: {_not_ours(args.admin)}")  # the rule's sentence
     if min(args.max_users, args.memory, args.max_processes, args.max_age) <= 0:
         raise ValueError("--max-users, --memory, --max-processes and --max-age take numbers "
                          "above 0 (e.g. --memory 2)")
@@ -195,13 +188,6 @@ def _check_machine() -> None:
         raise OSError("run it as root on Linux (sudo, or in a cloud VM, a container or WSL): "
                       "each attendee becomes an account of this machine, kept apart by file "
                       "permissions, and only root can make accounts and start servers as them")
-    hub_extra = ("jupyterhub", "firstuseauthenticator", "jupyterhub_idle_culler")  # as imported
-    if not all(map(util.find_spec, hub_extra)):
-        raise OSError('JupyterHub is not installed; install it with: pip install '
-                      '"bpe-workshop[hub]"')
-    if shutil.which("configurable-http-proxy") is None:
-        raise OSError("JupyterHub's proxy is missing; install it with: npm install -g "
-                      "configurable-http-proxy (Node.js 20+)")
     if not all((CGROUPS / name / "cgroup.procs").exists() for name in ("memory", "pids", "cpu")):
         raise OSError(f"per-attendee limits need control groups v1 (memory, pids and cpu under "
                       f"{CGROUPS}), which this machine does not offer; on a machine run by "
@@ -212,23 +198,25 @@ def _check_attendees_can_run(homes: Path) -> None:
     """Refuse (OSError) a room whose attendees could not start a server: their servers run
     from this command's own environment, ``sys.prefix``, as their own accounts, in their homes.
 
-    One try covers both ways it fails: ``jupyterhub-singleuser --version`` run as ``nobody``
-    (an account with no rights of its own) from ``homes``. A Python under a folder closed to
-    other accounts (pyenv or a venv in ``/root``) cannot be run, and a ``homes`` under a
-    folder only its owner passes through cannot be entered. (``env --chdir``: subprocess's
-    ``cwd`` would enter ``homes`` as root, before it becomes ``nobody``.)"""
+    One try covers the ways it fails: ``jupyterhub-singleuser --version`` run as ``nobody``
+    (an account with no rights of its own) from ``homes``. A Python without JupyterHub, or under
+    a folder closed to other accounts (pyenv or a venv in ``/root``), cannot be run, and a
+    ``homes`` under a folder only its owner passes through cannot be entered. (``env --chdir``:
+    subprocess's ``cwd`` would enter ``homes`` as root, before it becomes ``nobody``.) A missing
+    proxy, configurable-http-proxy, JupyterHub names itself, with its install line."""
     server = Path(sys.prefix, "bin", "jupyterhub-singleuser")
     try:
         nobody = pwd.getpwnam("nobody")
         subprocess.run(["env", "--chdir", homes, server, "--version"], user=nobody.pw_uid,
                        group=nobody.pw_gid, extra_groups=[], capture_output=True, check=True)
     except (OSError, KeyError, subprocess.CalledProcessError):  # missing, closed, or failed
-        raise OSError(f"other accounts cannot run {server} from {homes}: either this Python is "
-                      "in a folder closed to them (install the hub as the guide does: python3 "
-                      "-m venv /opt/hub, then /opt/hub/bin/python -m pip install "
-                      "\"bpe-workshop[hub]\" and run /opt/hub/bin/bpe-workshop hub), or a folder "
-                      f"above {homes} lets only its owner through (choose --homes under folders "
-                      "everyone can pass through; the default, /home/bpe-workshop, is)") from None
+        raise OSError(f"other accounts cannot run {server} from {homes}: either this Python has "
+                      "no JupyterHub or is in a folder closed to them (install the hub as the "
+                      "guide does: python3 -m venv /opt/hub, then /opt/hub/bin/python -m pip "
+                      "install \"bpe-workshop[hub]\" and run /opt/hub/bin/bpe-workshop hub), or "
+                      f"a folder above {homes} lets only its owner through (choose --homes "
+                      "under folders everyone can pass through; the default, /home/bpe-workshop, "
+                      "is)") from None
 
 
 def _groups(room: str, name: str, controllers=("memory", "pids", "cpu")) -> list[Path]:
@@ -370,7 +358,10 @@ def configure(c, args, saved: dict, room: str) -> None:
         "useradd", "--create-home", "--home-dir", f"{homes}/USERNAME", "--key", "HOME_MODE=0700",
         "--shell", "/bin/bash", "--user-group", "--groups", GROUP]
     c.JupyterHub.spawner_class = RoomSpawner
-    c.Spawner.cmd = [f"{prefix}/bin/jupyterhub-singleuser"]
+    c.Spawner.cmd = [  # as the attendee, in their home and limits: their temporary folder, their
+        # copy of the series (made at the first login, never written over later), the server
+        "/bin/sh", "-c", 'mkdir -p "$TMPDIR" && bpe-workshop start --no-lab && '
+        'exec jupyterhub-singleuser "$@"', "server"]  # "$@": Spawner.args, below
     c.Spawner.env_keep = ["LANG", "LC_ALL"]  # not the hub's PATH or Python
     c.Spawner.environment = {"PATH": f"{prefix}/bin:/usr/local/bin:/usr/bin:/bin",
                              "JUPYTERHUB_ACTIVITY_INTERVAL": "60",
@@ -382,23 +373,6 @@ def configure(c, args, saved: dict, room: str) -> None:
         f"--MappingKernelManager.cull_idle_timeout={args.idle * 60}",
         "--MappingKernelManager.cull_interval=60"]
 
-    async def prepare_home(spawner) -> None:
-        """The pre-spawn step: the attendee's copy of the series and temporary folder, made as
-        the attendee, inside their limits (root never writes into a home); a failure stops the
-        login with its words."""
-        name = spawner.user.name
-        home, as_attendee = homes / name, spawner.make_preexec_fn(name)  # the server's way in
-        for command in ([f"{prefix}/bin/bpe-workshop", "start", "--no-lab"],  # into home/FOLDER
-                        ["/bin/mkdir", "-p", str(home / ".tmp")]):
-            process = await asyncio.create_subprocess_exec(
-                *command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                env={"HOME": str(home), "PATH": f"{prefix}/bin"}, preexec_fn=as_attendee)
-            output = (await process.communicate())[0].decode(errors="replace").strip()
-            spawner.log.info("%s: %s", command[0], output)
-            if process.returncode:
-                raise RuntimeError(f"{' '.join(command)} failed for {name}: {output}")
-
-    c.Spawner.pre_spawn_hook = prepare_home
     c.JupyterHub.services = [{"name": "idle-culler", "command": [
         sys.executable, "-m", "jupyterhub_idle_culler", f"--timeout={args.idle * 60}",
         f"--max-age={args.max_age * 60}", "--cull-every=60"]}]

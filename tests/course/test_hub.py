@@ -35,6 +35,7 @@ import pytest
 import requests
 
 from bpe_workshop import ByteLevelBPE
+from bpe_workshop.course import hub
 
 _BENCH = Path(__file__).parents[2] / "benchmarks" / "bench_hub.py"
 _spec = importlib.util.spec_from_file_location("bench_hub", _BENCH)
@@ -172,6 +173,16 @@ def test_three_attendees_each_train_and_save_a_model_in_their_own_home(room):
         model = next((home / "models").glob("book300*.model"))
         assert model.stat().st_uid == account.pw_uid
         assert len(ByteLevelBPE.load(model).merges) == 300 - 256
+
+
+def test_each_attendees_temporary_files_are_their_own(room):
+    """``TMPDIR`` is ``~/.tmp``, made by the server's command as the attendee: Python's
+    temporary files and tiktoken's cache go there, never to a ``/tmp`` all attendees share."""
+    for name in NAMES:
+        cell = room.kernels[name].run("import tempfile\nprint(tempfile.gettempdir())")
+        folder = cell["output"].strip()
+        assert folder == str(room.homes / name / ".tmp"), cell
+        assert Path(folder).stat().st_uid == pwd.getpwnam(name).pw_uid
 
 
 def test_a_wrong_password_is_refused(room):
@@ -475,8 +486,9 @@ def test_a_hub_run_by_a_python_other_accounts_cannot_run_is_refused():
         done = _refused(sys.executable, folder / "homes")
         assert done.returncode == 1, done.stdout + done.stderr
         assert (f"other accounts cannot run {sys.prefix}/bin/jupyterhub-singleuser from "
-                f"{folder / 'homes'}: either this Python is in a folder closed to them (install "
-                "the hub as the guide does: python3 -m venv /opt/hub" in done.stderr)
+                f"{folder / 'homes'}: either this Python has no JupyterHub or is in a folder "
+                "closed to them (install the hub as the guide does: python3 -m venv /opt/hub" in
+                done.stderr)
         assert "choose --homes under folders everyone can pass through" in done.stderr
     finally:
         shutil.rmtree(folder)
@@ -493,5 +505,21 @@ def test_homes_attendees_cannot_pass_through_to_are_refused():
         assert (f"other accounts cannot run {bench_hub.ENV}/bin/jupyterhub-singleuser from "
                 f"{folder / 'homes'}" in done.stderr)
         assert f"or a folder above {folder / 'homes'} lets only its owner through" in done.stderr
+    finally:
+        shutil.rmtree(folder)
+
+
+def test_a_python_without_jupyterhub_is_refused(monkeypatch):
+    """The check itself, run for real as ``nobody``, on an environment every account can enter
+    but that has no JupyterHub server in it (its ``bin`` holds Python alone)."""
+    folder = Path(tempfile.mkdtemp(prefix=f"{PREFIX}bare-"))
+    folder.chmod(0o755)
+    (folder / "bin").mkdir()
+    (folder / "bin" / "python").symlink_to("/usr/bin/python3")
+    (folder / "homes").mkdir(mode=0o711)
+    monkeypatch.setattr(sys, "prefix", str(folder))
+    try:
+        with pytest.raises(OSError, match="either this Python has no JupyterHub"):
+            hub._check_attendees_can_run(folder / "homes")
     finally:
         shutil.rmtree(folder)
