@@ -75,7 +75,7 @@ def test_at_most_five_modules_at_the_top_and_each_folder_says_what_it_is():
 # (files is within its budget again); the next change to these layers brings them down to
 # the lower figures.
 BUDGETS = {"top": 700, "algorithm": 2100, "files": 1000, "tokenizers": 900, "render": 1100,
-           "widgets": 1250, "exercises": 1860, "course": 927}
+           "widgets": 1250, "exercises": 1860, "course": 900}
 
 
 def test_each_layer_stays_within_its_weight():

@@ -106,5 +106,5 @@ def test_widgets_write_the_reading_copy_only_while_the_site_runs_them(monkeypatc
 
 
 def test_site_needs_a_clone(tmp_path):
-    with pytest.raises(ValueError, match="the site builds from a clone of https://"):
+    with pytest.raises(OSError, match="the site builds from a clone of https://"):
         build_site(tmp_path / "out", clone=tmp_path)
