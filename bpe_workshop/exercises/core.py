@@ -39,6 +39,7 @@ CHECK_LIMIT = 7.0  # seconds for a whole check: every call, every comparison, th
 GENERATED = 200  # generated cases per checker, small to large
 ISOLATE = hasattr(os, "fork") and sys.platform in ("linux", "darwin")  # forked calls
 AGAIN = "edit the cell above, then run it and this cell again."
+STUB = "it, or a function it calls, still raises NotImplementedError: " + AGAIN
 IN_C = ("look for a call on a huge number or a huge repetition, and make the work grow with the "
         "size of the input only.")
 
@@ -147,12 +148,12 @@ def check(
 
     Inputs run smallest repr first, so the failure reported is the smallest. Hints, first match
     wins: :func:`shape_hint` (``alone`` replaces its sentence for ``(answer, extra)``, and for a
-    list or tuple where a str is expected);
-    the sentence of the first ``(wrong_answer, sentence)`` in ``wrong`` whose answer equals the
-    learner's on the failing case; ``hint``, a sentence or ``hint(args, expected, got)`` (``got``
-    a :class:`Raised` if the function raised). ``same(args, expected, got)`` replaces ``==``;
-    ``waiting(func)`` returns a "not attempted" reason for an unchanged copied exercise, or '';
-    ``name`` the function's name in messages; ``reveal=False`` keeps the expected value out.
+    list or tuple where a str is expected); the sentence of the first ``(wrong_answer, sentence)``
+    in ``wrong`` whose answer equals the learner's on the failing case and every fixed case;
+    ``hint``, a sentence or ``hint(args, expected, got)`` (``got`` a :class:`Raised` if the
+    function raised). ``same(args, expected, got)`` replaces ``==``; ``waiting(func)`` returns a
+    "not attempted" reason for an unchanged copied exercise, or ''; ``name`` the function's name
+    in messages; ``reveal=False`` keeps the expected value out.
 
     >>> def reference(text):
     ...     return len(text.encode("utf-8"))
@@ -167,7 +168,8 @@ def check(
     >>> def stub(text):
     ...     raise NotImplementedError
     >>> check(stub, reference, [("a",)]).attempted
-    ⏳ stub: not attempted yet — edit the cell above, then run it and this cell again.
+    ⏳ stub: not attempted yet — it, or a function it calls, still raises NotImplementedError: \
+edit the cell above, then run it and this cell again.
     False
     """
     out = sys.stdout  # the verdict goes here, whatever the learner's code does to sys.stdout
@@ -242,11 +244,9 @@ class _Run(types.SimpleNamespace):
         self.expected = {}  # case index (or repr of a shrunk input) -> expected value
         self._generate()
         self.deadline = time.monotonic() + CHECK_LIMIT
-        reply = self.room.ask("_about", until=self.deadline + 1.5)
-        self.name, why = "your function", ""
-        with contextlib.suppress(Exception):  # else the answer's process sent nothing readable
-            name, said = reply
-            self.name, why = str(name), str(said)
+        reply = self.room.ask("_about", until=self.deadline + 1.5)  # plain data, or None
+        self.name, why = map(str, reply) if type(reply) is tuple and len(reply) == 2 else (
+            "your function", "")  # else the answer's process sent nothing readable
         if why:
             return self._not_attempted(why)
         untouched = []  # (args, call) where the function returned ... or None instead of an answer
@@ -392,8 +392,8 @@ class _Run(types.SimpleNamespace):
 
     def _failure(self, args: tuple, call: Call) -> CheckResult:
         kind, got, extra, expected = call
-        if kind == "stub":
-            return self._not_attempted()
+        if kind == "stub":  # the answer, or a function of the learner's it calls
+            return self._not_attempted(STUB)
         if kind in FAILED:
             flood = self.room.count > 20 * MAX_PRINTED
             hint = ("printing that much takes longer than the limit: print less (or nothing) and "
@@ -423,23 +423,20 @@ class _Run(types.SimpleNamespace):
 
     def _wrong_answer(self, args, got) -> str:
         """The sentence of the first known wrong answer that gives ``got`` here and what the
-        learner's function gives on every fixed case; else of the first that gives what it gives
-        on every fixed case where that wrong answer is wrong; '' if none does, or time is short (a
-        hint about a mistake the answer did not make misleads more than the checker's own)."""
+        learner's function gives on every fixed case; '' if none does, or time is short (a hint
+        about a mistake the answer did not make misleads more than the checker's own)."""
         def gives(answer, case, mine) -> bool:
             return self._in_time(
                 lambda: self.same(case, answer(*copy.deepcopy(case)), mine), False)
 
         here = [(answer, sentence) for answer, sentence in self.wrong if gives(answer, args, got)]
-        mine = []  # (a fixed case, its expected value, the learner's answer)
+        mine = []  # (a fixed case, the learner's answer to it)
         for k in range(self.fixed) if here else ():
             if self._time_short():
                 return ""
-            call = self._try(k, min(0.5, TIME_LIMIT))
-            mine.append((self.cases[k], call.expected, call.got))
-        return next((sentence for exact in (True, False) for answer, sentence in here
-                     if all(gives(answer, case, got) or not exact and gives(answer, case, expected)
-                            for case, expected, got in mine)), "")
+            mine.append((self.cases[k], self._try(k, min(0.5, TIME_LIMIT)).got))
+        return next((sentence for answer, sentence in here
+                     if all(gives(answer, case, got) for case, got in mine)), "")
 
 
 def _smaller(args: tuple) -> Iterator[tuple]:

@@ -213,3 +213,17 @@ def test_the_parallel_block_has_one_line_per_language_and_no_emoji():
 def test_parse_parallel_rejects_a_malformed_line():
     with pytest.raises(ValueError, match="xx: sentence"):
         parse_parallel("Parallel sentences: x\nno colon here\n")
+
+
+def costliest_language_by_words(sentences, encoding_name):
+    return max(sentences, key=lambda code: len(sentences[code].split()))
+
+
+@pytest.mark.parametrize("wrong", [costliest_language_by_words, lambda sentences, name: next(
+    iter(sentences))], ids=["words", "first key"])
+def test_a_mistake_no_known_answer_makes_gets_the_general_hint(wrong, capsys):
+    """Counting words, or not counting at all, is neither the characters nor the bytes answer:
+    on a fixed case where those answers are right, these are wrong."""
+    result = checker("costliest_language")(wrong)
+    assert result.message.splitlines()[-1] == ("   hint: count TOKENS with get_encoding("
+                                               "encoding_name): the most wins, the first on a tie.")

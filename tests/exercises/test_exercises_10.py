@@ -138,3 +138,14 @@ def test_ids_that_differ_past_the_cut_are_told_apart(capsys):
     ids = nb10.reference_chat_ids(messages)
     assert f"first differ at index {len(ids) - 2} (expected {ids[-2:]}..., got " \
         f"{[ids[-2] + 1, ids[-1]]}...)" in lines[-1], lines[-1]
+
+
+def encoding_the_rendered_chat(messages):  # the notebook's warning: encode() refuses the markup
+    return HARMONY.encode(chat_text(messages))
+
+
+def test_an_encode_that_refuses_the_markup_is_told_the_way_round_it(capsys):
+    result = nb10.check_chat_ids(encoding_the_rendered_chat)
+    assert "raised ValueError: Encountered text corresponding to disallowed special token" in \
+        result.message
+    assert result.message.splitlines()[-1] == f"   hint: {nb10.MARKUP}"
