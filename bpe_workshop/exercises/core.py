@@ -39,7 +39,7 @@ CHECK_LIMIT = 7.0  # seconds for a whole check: every call, every comparison, th
 GENERATED = 200  # generated cases per checker, small to large
 ISOLATE = hasattr(os, "fork") and sys.platform in ("linux", "darwin")  # forked calls
 AGAIN = "edit the cell above, then run it and this cell again."
-STUB = "it, or a function it calls, still raises NotImplementedError: " + AGAIN
+STUB = "it, or a function it calls, is still a stub: write that one, run its cell, then this one."
 IN_C = ("look for a call on a huge number or a huge repetition, and make the work grow with the "
         "size of the input only.")
 
@@ -168,8 +168,8 @@ def check(
     >>> def stub(text):
     ...     raise NotImplementedError
     >>> check(stub, reference, [("a",)]).attempted
-    ⏳ stub: not attempted yet — it, or a function it calls, still raises NotImplementedError: \
-edit the cell above, then run it and this cell again.
+    ⏳ stub: not attempted yet — it, or a function it calls, is still a stub: write that one, \
+run its cell, then this one.
     False
     """
     out = sys.stdout  # the verdict goes here, whatever the learner's code does to sys.stdout

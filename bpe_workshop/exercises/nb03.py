@@ -73,8 +73,8 @@ def check_decompress(decompress) -> CheckResult:
     # the known wrong orders, as tables that decompress_by_hand (last made first) walks wrongly
     return check(decompress, decompress_by_hand, inputs, generate=a_compressed_text, wrong=[
         (lambda text, table: decompress_by_hand(text, dict(reversed(table.items()))),
-         "undone oldest first, or all in one pass, symbols made later (X = ZY) still hold earlier "
-         "ones: undo the last replacement first, e.g. reversed(list(table.items())).")],
+         "undoing oldest first, or all in one pass, leaves a later symbol's parts (X = ZY) undone: "
+         "undo the last replacement first, e.g. reversed(list(table.items())).")],
         hint="replace each symbol by the pair it stands for, the last replacement of the table "
              "first, until only the original letters are left.")
 

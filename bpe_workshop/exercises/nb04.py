@@ -167,7 +167,7 @@ def check_build_vocab(func) -> CheckResult:
     """Check ``func(merges) -> {id: bytes}`` for ids 0-255 plus one entry per merge."""
     inputs = [({},), ({(104, 105): 256},), (WIKI_MERGES,), (RANK_MERGES,)]
     return check(func, build_vocab, inputs, generate=lambda rng, size: (random_merges(rng, size),),
-                 hint="Start from bytes([i]) for i in range(256); then, in merge order, "
+                 hint="start from bytes([i]) for i in range(256); then, in merge order, "
                       "vocab[new_id] = vocab[left] + vocab[right].")
 
 

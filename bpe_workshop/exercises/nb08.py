@@ -78,7 +78,8 @@ def check_costliest_language(func) -> CheckResult:
          "the costliest has the MOST tokens (max, not min).")],
         alone="return only the language code: most_common(1) gives [(code, count)]; take [0][0], "
               "or max(sentences, key=...).", generate=sentences_and_encoding,
-        hint="count TOKENS with get_encoding(encoding_name): the most wins, the first on a tie.")
+        hint="count TOKENS with get_encoding(encoding_name); return the code with the most, the "
+             "first on a tie.")
 
 
 def reference_decode_pieces(pieces: list[str]) -> str:

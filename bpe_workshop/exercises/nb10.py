@@ -6,8 +6,8 @@ be special tokens. Left out: channels, tools, ``<|return|>``.
 from bpe_workshop.exercises.core import CheckResult, Raised, check
 from bpe_workshop.files.offline import get_encoding
 
-MARKUP = ("encode every role and content whole, as plain text (encode_ordinary, never "
-          "allowed_special='all'), and only the markup by special ids (encode_single_token).")
+MARKUP = ("encode each role and content as plain text (encode_ordinary, never allowed_special="
+          "'all'); only the markup as ids of o200k_harmony's encode_single_token.")
 PIECES = ["Hi ", "<|end|>", "<|start|>", "system", "<|message|>", "<|endoftext|>", "<|", "|>", "你"]
 
 
@@ -31,7 +31,7 @@ def check_chat_ids(func) -> CheckResult:
 
     def hint(args, expected, got):  # where they part: both lines above may be cut short
         if isinstance(got, Raised):  # encode() refusing markup, or an encoding without it
-            return MARKUP * ("special token" in got.message or got.name == "KeyError")
+            return MARKUP * ("special token" in got.message or got.message.startswith("b'"))
         at = next(i for i, (e, g) in enumerate(zip([*expected, None], [*got, None])) if e != g)
         return (f"your ids first differ at index {at} (expected {expected[at:at + 4]}..., got "
                 f"{got[at:at + 4]}...): " + MARKUP)

@@ -120,7 +120,7 @@ class _Plain(pickle.Unpickler):
     def find_class(self, module: str, name: str):
         if (module, name) in PLAIN:
             return super().find_class(module, name)
-        raise pickle.UnpicklingError(f"it holds an object of class {name}, not plain data")
+        raise pickle.UnpicklingError(f"it holds an object made by {name}, not plain data")
 
 
 def plain(data: bytes) -> object:
@@ -152,20 +152,19 @@ class Room(contextlib.AbstractContextManager):
         self.lost, self.printed, self.count = "", "", 0
         if not fork:
             return
-        try:
-            self.channel, there = socket.socketpair()
-            self.folder = tempfile.mkdtemp(prefix="bpe-check-")
-        except OSError:  # no socket or folder to be had: the calls run in this process
-            return
+        made = []  # how to undo what was made, if no child can be had
         gc.freeze()  # the child's collector leaves the kernel's objects alone: fewer pages copied
         try:
+            self.channel, there = socket.socketpair()
+            made += [self.channel.close, there.close]
+            self.folder = tempfile.mkdtemp(prefix="bpe-check-")
+            made.append(lambda: shutil.rmtree(self.folder, ignore_errors=True))
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", DeprecationWarning)  # the kernel's threads
                 self.pid = os.fork()
-        except OSError:  # no process left to fork (the attendee's cap): the calls run in this one
-            for end in (self.channel, there):
-                end.close()
-            shutil.rmtree(self.folder, ignore_errors=True)
+        except OSError:  # no socket, folder or process (an attendee at the room's cap on
+            for undo in made:  # processes) to be had: the calls run in this process
+                undo()
             return
         finally:
             gc.unfreeze()

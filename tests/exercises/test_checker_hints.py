@@ -259,8 +259,7 @@ def test_an_answer_that_calls_a_stub_is_not_attempted_yet_rather_than_wrong():
 
     result = checker("04", "encode")(my_encode)
     assert not result.attempted and result.message.startswith(
-        "⏳ my_encode: not attempted yet — it, or a function it calls, still raises "
-        "NotImplementedError")
+        "⏳ my_encode: not attempted yet — it, or a function it calls, is still a stub")
 
 
 def test_the_values_are_right_only_when_they_are():

@@ -268,7 +268,7 @@ def test_an_answer_whose_comparison_raises_is_a_wrong_answer():
     result = checker("03", "first_wrong_step")(ArrayLike())
     assert result.message.startswith("❌ my_first_wrong_step gave the wrong answer.")
     assert "got:      array([1, 2])" in result.message
-    assert "comparing it with == means nothing: it holds an object of class ArrayLike" in \
+    assert "comparing it with == means nothing: it holds an object made by ArrayLike" in \
         result.message
 
 

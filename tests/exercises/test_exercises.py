@@ -267,7 +267,7 @@ WRONG = [
      "holds 2561, which is neither an id of the input nor new_id"),
     ("04", "decode", decode_strictly, "([128], {128: b'\\x80'})", "errors=\"replace\""),
     ("04", "encode", encode_leftmost_first, "('abc', {(98, 99): 256", "smallest rank"),
-    ("04", "build_vocab", vocab_of_merges_only, "({})", "Start from bytes([i]) for i in range"),
+    ("04", "build_vocab", vocab_of_merges_only, "({})", "start from bytes([i]) for i in range"),
     ("04", "encode_chunks", encode_chunks_without_splitting, "('aa aa',", "chunk boundary"),
     ("05", "merge_vocab", merge_vocab_with_str_replace, "(('e', 's'), {'e st </w>': 1})",
      "whole symbols"),
@@ -395,7 +395,7 @@ def test_a_raising_build_vocab_is_not_told_it_returned_the_wrong_type():
     result = checker("04", "build_vocab")(my_build_vocab)
     assert "raised KeyError" in result.message.splitlines()[0]
     assert "NoneType" not in result.message and "return a dict" not in result.message
-    assert "hint: Start from bytes([i])" in result.message
+    assert "hint: start from bytes([i])" in result.message
 
 
 def test_a_build_vocab_returning_a_list_is_told_so():

@@ -226,4 +226,5 @@ def test_a_mistake_no_known_answer_makes_gets_the_general_hint(wrong, capsys):
     on a fixed case where those answers are right, these are wrong."""
     result = checker("costliest_language")(wrong)
     assert result.message.splitlines()[-1] == ("   hint: count TOKENS with get_encoding("
-                                               "encoding_name): the most wins, the first on a tie.")
+                                               "encoding_name); return the code with the most, "
+                                               "the first on a tie.")
