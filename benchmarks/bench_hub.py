@@ -92,7 +92,9 @@ class Hub:
         self.command = [f"{hub_env(env)}/bin/python", "-m", "bpe_workshop", "hub", "--homes",
                         str(homes)]
         environment = {**os.environ, "BPE_WORKSHOP_PASSWORD": password} if password else None
-        with open(self.log, "ab") as log:  # cwd /: -m would import the clone from its folder
+        # the log holds the printed passwords: root's alone (attendees pass through its folder)
+        with open(os.open(self.log, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600), "ab") as log:
+            # cwd /: -m would import the clone from its folder
             self.process = subprocess.Popen(
                 [*self.command, "--ip", "127.0.0.1", "--port", str(self.port), *options],
                 stdout=log, stderr=subprocess.STDOUT, env=environment, cwd="/")

@@ -1,19 +1,18 @@
 """``bpe-workshop hub``: the series for a room, on one JupyterHub; attendees need only a browser.
 
-Run as root on an instructor's laptop or one cloud VM::
-
-    sudo bpe-workshop hub --port 443 --ssl-key KEY --ssl-cert CERT --admin teacher
-
-prints the address and the workshop's password. The security model is The Littlest
+Run as root on an instructor's laptop or one cloud VM (the command line: ``register``'s
+example), it prints the address and the workshop's password. The security model is The Littlest
 JupyterHub's, on JupyterHub's own parts:
 
 - **Logins** (``jupyterhub-firstuseauthenticator``): the workshop password admits a new name
   once, together with a password of the attendee's own (the login page's second field); from
-  then on only that password opens their server. The admin page's *delete user* forgets it.
-  Five failed logins in a row make a name wait a minute.
+  then on only that password opens their server. The admin page's *delete user* forgets it
+  (the name is then a first login again). Five failed logins in a row make a name wait a minute.
 - **Accounts** (``LocalAuthenticator.create_system_users``): each attendee is an account this
   hub made with ``useradd``, in the group ``bpe-attendees``, home ``HOMES/NAME`` (mode 700); any
-  other account of the machine (``root``, ``ubuntu``) is refused, at login and in the admin API.
+  other account of the machine (``root``, ``ubuntu``, another room's) is refused, at login and in
+  the admin API. Kernels talk through files (IPC) in a folder only root makes, not TCP ports any
+  account could read; hub, proxy and servers over TLS (``internal_ssl``); no config from home.
 - **Limits** (the kernel's control groups, v1 ``memory``, ``pids`` and ``cpu``, written here):
   an attendee's server and everything it starts share ``--memory`` GB and ``--max-processes``
   and one equal CPU share. A runaway cell is killed inside its attendee's group, not
@@ -24,11 +23,13 @@ JupyterHub's, on JupyterHub's own parts:
 - **Culling** (``jupyterhub-idle-culler``, activity reported every minute): servers idle
   ``--idle`` minutes stop, and any server after ``--max-age`` minutes; homes stay.
 
-An attendee's first login also copies the series into their home (``bpe-workshop start`` run as
-the attendee: never written over later). Attendees' servers run from the hub's own
-environment, which every account must be able to run: a venv made with Debian's Python under
-``/opt``, as the guide's commands make ``/opt/hub`` (a Python under ``/root`` is refused).
-Left out: disk quotas and a firewall for attendees' own ports (the guide gives the commands).
+Each server start copies the series into the attendee's home (``bpe-workshop start`` run as
+the attendee: a notebook they changed is never written over). Attendees' servers run from the
+hub's own environment, which every account must be able to run: a venv made with Debian's
+Python under ``/opt``, as the guide's commands make ``/opt/hub`` (a Python under ``/root`` is
+refused). Left out: disk quotas and a firewall for attendees' own ports (the guide gives the
+commands); a domain per attendee (``subdomain_host``: without it an attendee's pages share the
+hub's address); ports an attendee takes while the hub is down (a restart fails until --stop).
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ import json
 import os
 import re
 import secrets
+import shutil
 import signal
 import subprocess
 import sys
@@ -59,6 +61,7 @@ except ImportError:
 NAME_PATTERN = r"^[a-z][a-z0-9_-]{0,30}$"  # an attendee's name is also their account's
 GROUP = "bpe-attendees"  # every account this hub made, and only those
 CGROUPS = Path("/sys/fs/cgroup")  # v1: one folder per controller; ours under bpe-workshop/ROOM
+RUN = Path("/run/bpe-workshop")  # ROOM/NAME: an attendee's certificates and kernels' sockets
 PASSWORD_VARIABLE = "BPE_WORKSHOP_PASSWORD"  # the workshop password, never on a command line
 SHORTEST = 8  # characters of any password of the room (FirstUseAuthenticator's minimum)
 LOCAL = ("127.0.0.1", "localhost", "::1")
@@ -108,6 +111,7 @@ def run(args) -> int:
         names = [path.name for path in _groups(room, "", ["pids"])[0].glob("*/")]
         for name in [*sorted(names, key="hub".__ne__), ""]:  # the hub first; "": the room's
             _end_group(room, name)
+        shutil.rmtree(RUN / room, ignore_errors=True)  # certificates and sockets of servers
         print(f"The room in {homes} is stopped: no process of its hub or attendees is left")
         return 0
     lock = open(state / "hub.pid", "a+")  # noqa: SIM115 (held until this process ends)
@@ -146,8 +150,7 @@ def run(args) -> int:
           f"password, and a new password of their own, {SHORTEST} characters or more, in the "
           "second box; later, their own password alone)"
           + (f"\n  instructor's password: {saved['admin_password']} (log in as {args.admin}; "
-             "/hub/admin lists the attendees, opens their servers, resets a password by "
-             "deleting the user)" if args.admin else "")
+             "/hub/admin lists the attendees)" if args.admin else "")
           + ("\n  PLAIN HTTP: passwords, cookies, notebooks and code cross the network in "
              "clear" if url.startswith("http:") and args.ip not in LOCAL else ""))
     print(f"  homes in {homes}; each attendee: {args.memory:g} GB of memory, "
@@ -163,9 +166,8 @@ def run(args) -> int:
 def _check_options(args) -> None:
     """Refuse a command line that cannot work (ValueError), with the fix."""
     if len(os.environ.get(PASSWORD_VARIABLE) or "-" * SHORTEST) < SHORTEST:
-        raise ValueError(f"${PASSWORD_VARIABLE} must be {SHORTEST} characters or more (the "
-                         "room's rule for every password); choose a longer one, or unset it to "
-                         "get one printed")
+        raise ValueError(f"${PASSWORD_VARIABLE} must be {SHORTEST} characters or more, as every "
+                         "password of the room: choose a longer one, or unset it for a new one")
     if (args.ssl_key is None) != (args.ssl_cert is None):
         raise ValueError("--ssl-key and --ssl-cert go together: give both, or neither for http")
     if not (args.ssl_key or args.ip in LOCAL or args.plain_http or args.stop):
@@ -173,7 +175,7 @@ def _check_options(args) -> None:
                          "the network in clear: give --ssl-key and --ssl-cert, or --ip "
                          "127.0.0.1 behind your own https proxy, or --plain-http to accept that")
     if args.admin is not None and not re.fullmatch(NAME_PATTERN, args.admin):
-        raise ValueError(f"--admin: {_not_ours(args.admin)}")  # the rule's sentence
+        raise ValueError(f"--admin: {_not_ours(args.admin, args.homes)}")  # the rule's sentence
     if min(args.max_users, args.memory, args.max_processes, args.max_age) <= 0:
         raise ValueError("--max-users, --memory, --max-processes and --max-age take numbers "
                          "above 0 (e.g. --memory 2)")
@@ -201,19 +203,17 @@ def _check_attendees_can_run(homes: Path) -> None:
     One try covers the ways it fails: ``jupyterhub-singleuser --version`` run as ``nobody``
     (an account with no rights of its own) from ``homes``. A Python without JupyterHub, or under
     a folder closed to other accounts (pyenv or a venv in ``/root``), cannot be run, and a
-    ``homes`` under a folder only its owner passes through cannot be entered. (``env --chdir``:
-    subprocess's ``cwd`` would enter ``homes`` as root, before it becomes ``nobody``.) A missing
-    proxy, configurable-http-proxy, JupyterHub names itself, with its install line."""
+    ``homes`` under a folder only its owner passes through cannot be entered."""
     server = Path(sys.prefix, "bin", "jupyterhub-singleuser")
     try:
-        nobody = pwd.getpwnam("nobody")
+        nobody = pwd.getpwnam("nobody")  # env --chdir: cwd= would enter homes as root, first
         subprocess.run(["env", "--chdir", homes, server, "--version"], user=nobody.pw_uid,
                        group=nobody.pw_gid, extra_groups=[], capture_output=True, check=True)
     except (OSError, KeyError, subprocess.CalledProcessError):  # missing, closed, or failed
         raise OSError(f"other accounts cannot run {server} from {homes}: either this Python has "
                       "no JupyterHub or is in a folder closed to them (install the hub as the "
-                      "guide does: python3 -m venv /opt/hub, then /opt/hub/bin/python -m pip "
-                      "install \"bpe-workshop[hub]\" and run /opt/hub/bin/bpe-workshop hub), or "
+                      "guide does: /usr/bin/python3 -m venv /opt/hub, the course's wheel with "
+                      "its [hub] extra into it, then run /opt/hub/bin/bpe-workshop hub), or "
                       f"a folder above {homes} lets only its owner through (choose --homes "
                       "under folders everyone can pass through; the default, /home/bpe-workshop, "
                       "is)") from None
@@ -253,16 +253,18 @@ def _end_group(room: str, name: str) -> None:
             group.rmdir()
 
 
-def _not_ours(name: str) -> str | None:
-    """Why ``name`` cannot be an attendee's account; None when it can. Asked before useradd or
-    the password store sees the name: ``../x`` would make a home outside the room."""
+def _not_ours(name: str, homes: Path) -> str | None:
+    """Why ``name`` cannot be an attendee's account in the room of ``homes``; None when it can.
+    Asked before useradd or the password store sees the name: ``../x`` would make a home outside
+    the room. Ours: in the group and with a home in ``homes`` (not another room's attendee)."""
     if not re.fullmatch(NAME_PATTERN, name):
         return (f"{name} cannot be a name here: use lowercase letters, digits, - and _, "
                 "starting with a letter (e.g. ada)")
     try:
-        ours = grp.getgrnam(GROUP).gr_gid in os.getgrouplist(name, pwd.getpwnam(name).pw_gid)
+        account, gid = pwd.getpwnam(name), grp.getgrnam(GROUP).gr_gid
     except KeyError:
         return None  # no account yet: the hub makes one
+    ours = gid in os.getgrouplist(name, account.pw_gid) and Path(account.pw_dir).parent == homes
     return None if ours else (f"{name} is an account of this machine that this hub did not "
                               "make; log in with another name")
 
@@ -292,7 +294,7 @@ def configure(c, args, saved: dict, room: str) -> None:
                 first = name.encode() not in db
             wait = round(last + 60 - time.monotonic()) if count >= 5 else 0
             problem = (f"{count} failed logins in a row for {name}: try again in {wait} s"
-                       if wait > 0 else _not_ours(name))
+                       if wait > 0 else _not_ours(name, homes))
             if not problem and first and not secrets.compare_digest(
                     data["password"].encode(), saved["password"].encode()):
                 problem = "Invalid username or password."
@@ -316,7 +318,7 @@ def configure(c, args, saved: dict, room: str) -> None:
             return answer
 
         def system_user_exists(self, user):  # also for the admin page and API
-            if problem := _not_ours(user.name):
+            if problem := _not_ours(user.name, homes):
                 raise web.HTTPError(403, problem)
             return super().system_user_exists(user)
 
@@ -338,11 +340,21 @@ def configure(c, args, saved: dict, room: str) -> None:
             await super().stop(now=now)
             _end_group(room, self.user.name)  # what the server left: kernels, setsid, forks
 
+        async def move_certs(self, paths):  # internal_ssl's, at each start, where only root can
+            # make a folder (JupyterHub's own, as root, follows links the attendee put at home)
+            account, folder = pwd.getpwnam(self.user.name), RUN / room / self.user.name
+            shutil.rmtree(folder, ignore_errors=True)  # a link inside is removed, not followed
+            folder.mkdir(mode=0o700, parents=True)
+            moved = {key: shutil.copy(path, folder) for key, path in paths.items()}
+            for path in [folder, *moved.values()]:
+                os.chown(path, account.pw_uid, account.pw_gid)
+            return moved
+
     c.JupyterHub.bind_url = f"{'https' if args.ssl_key else 'http'}://{args.ip}:{args.port}/"
     c.JupyterHub.ssl_key = str(args.ssl_key.absolute()) if args.ssl_key else ""
     c.JupyterHub.ssl_cert = str(args.ssl_cert.absolute()) if args.ssl_cert else ""
     c.JupyterHub.hub_port = saved["hub_port"]  # the same after a restart: servers find it
-    c.ConfigurableHTTPProxy.api_url = f"http://127.0.0.1:{saved['proxy_port']}"
+    c.ConfigurableHTTPProxy.api_url = f"https://127.0.0.1:{saved['proxy_port']}"
     c.JupyterHub.cleanup_servers = False  # a restart keeps servers and kernels: --stop ends them
     c.JupyterHub.active_server_limit = args.max_users
     c.JupyterHub.last_activity_interval = 60
@@ -358,23 +370,24 @@ def configure(c, args, saved: dict, room: str) -> None:
         "useradd", "--create-home", "--home-dir", f"{homes}/USERNAME", "--key", "HOME_MODE=0700",
         "--shell", "/bin/bash", "--user-group", "--groups", GROUP]
     c.JupyterHub.spawner_class = RoomSpawner
-    c.Spawner.cmd = [  # as the attendee, in their home and limits: their temporary folder, their
-        # copy of the series (made at the first login, never written over later), the server
-        "/bin/sh", "-c", 'mkdir -p "$TMPDIR" && bpe-workshop start --no-lab && '
+    c.Spawner.cmd = [  # as the attendee, in their home and limits: ~/.tmp, the series' copy (a
+        # notebook they changed is never written over), then the server, even if the copy failed
+        "/bin/sh", "-c", 'mkdir -p "$TMPDIR"; bpe-workshop start --no-lab; '
         'exec jupyterhub-singleuser "$@"', "server"]  # "$@": Spawner.args, below
     c.Spawner.env_keep = ["LANG", "LC_ALL"]  # not the hub's PATH or Python
-    c.Spawner.environment = {"PATH": f"{prefix}/bin:/usr/local/bin:/usr/bin:/bin",
-                             "JUPYTERHUB_ACTIVITY_INTERVAL": "60",
-                             # the attendee's own temporary files and tiktoken's cache in them
-                             "TMPDIR": lambda spawner: str(homes / spawner.user.name / ".tmp")}
+    c.Spawner.environment = {  # the attendee's own /tmp; their kernels' sockets (move_certs)
+        "PATH": f"{prefix}/bin:/usr/local/bin:/usr/bin:/bin", "JUPYTERHUB_ACTIVITY_INTERVAL": "60",
+        "TMPDIR": lambda spawner: str(homes / spawner.user.name / ".tmp"),
+        "JUPYTER_RUNTIME_DIR": lambda spawner: str(RUN / room / spawner.user.name)}
     c.Spawner.default_url = f"/lab/tree/{FOLDER}/{FIRST}"
     c.Spawner.start_timeout = c.Spawner.http_timeout = 300  # a room logs in all at once
-    c.Spawner.args = [  # each notebook opened keeps a kernel: idle ones go, as idle servers do
+    c.Spawner.args = [  # idle kernels go, as idle servers do; kernels talk through files, not ports
         f"--MappingKernelManager.cull_idle_timeout={args.idle * 60}",
-        "--MappingKernelManager.cull_interval=60"]
-
+        "--MappingKernelManager.cull_interval=60", "--KernelManager.transport=ipc"]
+    c.Spawner.disable_user_config = True  # no ~/.jupyter config: it could serve pages here
+    c.JupyterHub.internal_ssl = True  # TLS inside: a port taken in a restart hears no token
     c.JupyterHub.services = [{"name": "idle-culler", "command": [
         sys.executable, "-m", "jupyterhub_idle_culler", f"--timeout={args.idle * 60}",
-        f"--max-age={args.max_age * 60}", "--cull-every=60"]}]
+        f"--max-age={args.max_age * 60}", "--cull-every=60", "--ssl-enabled=true"]}]
     c.JupyterHub.load_roles = [{"name": "idle-culler", "services": ["idle-culler"], "scopes": [
         "list:users", "read:users:activity", "read:servers", "delete:servers"]}]

@@ -63,10 +63,14 @@ def run(args) -> int:
     # only as source (GPT-2's files come with `future`, pure Python), which every target reuses.
     targets = [(f"this machine, Python {exact}", [sys.executable, "-m", "pip", "wheel",
                                                   "--wheel-dir"])]
-    targets += [(f"{platform or sys.platform}, Python {python or exact}",
-                 pip_download(platform, python, folder))
-                for platform in args.platform or [None] for python in args.python or [None]
-                if platform or python]
+    # Then each platform and Python named, with `pip download`: wheels only, those for that
+    # target, the kit's own wheels (this machine's) counting as found
+    targets += [(f"{platform or sys.platform}, Python {python or exact}", [
+        sys.executable, "-m", "pip", "download", "--only-binary=:all:", "--find-links", str(folder),
+        *(["--platform", platform] if platform else []),
+        *(["--python-version", python] if python else []), "--dest"])
+        for platform in args.platform or [None] for python in args.python or [None]
+        if platform or python]
     gathered = []  # "label: N wheels, X MB", said once every target has its wheels
     for label, command in targets:
         print(f"Gathering the wheels for {label} ...", flush=True)
@@ -93,19 +97,3 @@ def run(args) -> int:
     print(f"{folder}: {len(every)} wheels, {total:.1f} MB in all; README.txt says how to "
           "install from it.")
     return 0
-
-
-def pip_download(platform: str | None, python: str | None, kit: Path) -> list[str]:
-    """The ``pip download`` command for one target, less its ``--dest`` folder and requirement.
-
-    >>> pip_download("win_amd64", "3.12", Path("kit"))[3:]
-    ['download', '--only-binary=:all:', '--find-links', 'kit', '--platform', 'win_amd64', \
-'--python-version', '3.12', '--dest']
-    """
-    command = [sys.executable, "-m", "pip", "download", "--only-binary=:all:", "--find-links",
-               str(kit)]
-    if platform:
-        command += ["--platform", platform]
-    if python:
-        command += ["--python-version", python]
-    return [*command, "--dest"]

@@ -16,6 +16,7 @@ the one test that needs it (only its ``.hub`` and log are removed after). No tes
 to have run first.
 """
 
+import contextlib
 import hashlib
 import importlib.util
 import os
@@ -487,8 +488,8 @@ def test_a_hub_run_by_a_python_other_accounts_cannot_run_is_refused():
         assert done.returncode == 1, done.stdout + done.stderr
         assert (f"other accounts cannot run {sys.prefix}/bin/jupyterhub-singleuser from "
                 f"{folder / 'homes'}: either this Python has no JupyterHub or is in a folder "
-                "closed to them (install the hub as the guide does: python3 -m venv /opt/hub" in
-                done.stderr)
+                "closed to them (install the hub as the guide does: /usr/bin/python3 -m venv "
+                "/opt/hub" in done.stderr)
         assert "choose --homes under folders everyone can pass through" in done.stderr
     finally:
         shutil.rmtree(folder)
@@ -523,3 +524,90 @@ def test_a_python_without_jupyterhub_is_refused(monkeypatch):
             hub._check_attendees_can_run(folder / "homes")
     finally:
         shutil.rmtree(folder)
+
+
+def test_a_kernel_talks_through_files_a_classmate_cannot_reach(room):
+    """Kernels on TCP would let any account of the machine subscribe to a classmate's output:
+    here they use files in a folder of the attendee's own that root made. A classmate who
+    subscribes to every port the attendee listens on (as an attendee probing the room did)
+    hears nothing of their cell."""
+    ada, ben = NAMES[0], NAMES[1]
+    ada_kernel, ben_kernel = room.join(ada), room.join(ben)
+    cell = ada_kernel.run("from ipykernel.kernelapp import IPKernelApp\n"
+                          "app = IPKernelApp.instance()\nprint(app.transport, app.ip)")
+    transport, path = cell["output"].split()
+    folder = Path(path).parent
+    assert transport == "ipc" and folder.name == ada and folder.parent.parent == hub.RUN, cell
+    peek = ben_kernel.run(f"import os\nos.listdir({str(folder)!r})")
+    assert peek["status"] == "error" and peek["ename"] == "PermissionError", peek
+    uid, ports = pwd.getpwnam(ada).pw_uid, set()
+    for connection in psutil.net_connections("tcp"):
+        with contextlib.suppress(psutil.Error):  # a process that ended meanwhile
+            if connection.status == "LISTEN" and connection.pid and \
+                    psutil.Process(connection.pid).uids().real == uid:
+                ports.add(connection.laddr.port)
+    listening = ben_kernel.run(
+        "import time, zmq\nsubs = []\n"
+        f"for port in {sorted(ports)}:\n"
+        "    subs.append(zmq.Context.instance().socket(zmq.SUB))\n"
+        "    subs[-1].setsockopt(zmq.SUBSCRIBE, b'')\n"
+        "    subs[-1].connect(f'tcp://127.0.0.1:{port}')\ntime.sleep(1)")
+    assert listening["status"] == "ok" and ports, (listening, ports)
+    assert ada_kernel.run("print('ada-secret-answer')")["output"] == "ada-secret-answer\n"
+    heard = ben_kernel.run("heard = [s.recv_multipart() for s in subs for _ in range(50)\n"
+                           "         if s.poll(40)]\nprint(b'ada-secret' in repr(heard).encode())")
+    assert heard["output"] == "False\n", heard
+
+
+def test_the_hub_proxy_and_servers_talk_over_tls(room):
+    """A classmate who takes the hub's port while it restarts hears a TLS handshake that only
+    the room's own certificates complete, never a server's token."""
+    cell = room.join(NAMES[0]).run("import os\nprint(os.environ['JUPYTERHUB_API_URL'])")
+    assert cell["output"].startswith("https://127.0.0.1:"), cell
+
+
+def test_an_attendee_of_another_room_is_refused(room):
+    """In the attendees' group, but with a home in another room's folder: not this room's."""
+    name, other = f"{PREFIX}oto", Path(tempfile.mkdtemp(prefix=f"{PREFIX}other-"))
+    subprocess.run(["useradd", "--create-home", "--home-dir", str(other / name), "--groups",
+                    "bpe-attendees", name], check=True)
+    try:
+        probe = bench_hub.Attendee(room.hub.url, name, room.password, own="taking-otos-1")
+        assert not probe.login()
+        assert f"{name} is an account of this machine that this hub did not make" in (
+            probe.refusal)
+    finally:
+        bench_hub.remove_accounts([name])
+        shutil.rmtree(other)
+
+
+def test_an_attendees_own_jupyter_config_and_links_are_not_followed(room):
+    """A server config in ``~/.jupyter`` could add pages on the hub's own address, whose
+    script acts as whoever opens them: the room's servers never read it. And ``~/.jupyterhub``
+    made a link to a folder of root's: JupyterHub's own staging of the server's certificates
+    (as root, in the home) would hand that folder to the attendee; the room's never goes there."""
+    name = f"{PREFIX}ivy"
+    marker, roots = room.homes / name / "config-was-read", room.folder / "roots"
+    roots.mkdir(mode=0o755)
+    config = f"open({str(marker)!r}, 'w').close()\n"  # it would leave a file, if read
+    try:
+        written = room.join(name).run(
+            "from pathlib import Path\n(Path.home() / '.jupyter').mkdir()\n"
+            f"(Path.home() / '.jupyter' / 'jupyter_server_config.py').write_text({config!r})\n"
+            f"(Path.home() / '.jupyterhub').symlink_to({str(roots)!r})")
+        assert written["status"] == "ok", written
+        room.kernels.pop(name).close()
+        attendee = room.attendees[name]
+        assert attendee.hub_api("DELETE", f"/users/{name}/server").status_code in (202, 204)
+        for _ in range(60):
+            if not attendee.hub_api("GET", f"/users/{name}").json()["servers"]:
+                break
+            time.sleep(1)
+        assert room.join(name).run("1 + 1")["output"] == "2"  # a server started since
+        assert not marker.exists()
+        assert roots.stat().st_uid == 0 and not any(roots.iterdir())
+    finally:
+        if name in room.kernels:
+            room.kernels.pop(name).close()
+        room.attendees[name].hub_api("DELETE", f"/users/{name}/server")
+        bench_hub.remove_accounts([name])
