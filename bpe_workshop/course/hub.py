@@ -12,7 +12,7 @@ JupyterHub's, on JupyterHub's own parts:
   hub made with ``useradd``, in the group ``bpe-attendees``, home ``HOMES/NAME`` (mode 700); any
   other account of the machine (``root``, ``ubuntu``, another room's) is refused, at login and in
   the admin API. Kernels talk through files (IPC) in a folder only root makes, not TCP ports any
-  account could read; hub, proxy and servers over TLS (``internal_ssl``); no config from home.
+  account could read; hub, proxy and servers over TLS (``internal_ssl``); no config file at home.
 - **Limits** (the kernel's control groups, v1 ``memory``, ``pids`` and ``cpu``, written here):
   an attendee's server and everything it starts share ``--memory`` GB and ``--max-processes``
   and one equal CPU share. A runaway cell is killed inside its attendee's group, not
@@ -29,7 +29,7 @@ hub's own environment, which every account must be able to run: a venv made with
 Python under ``/opt``, as the guide's commands make ``/opt/hub`` (a Python under ``/root`` is
 refused). Left out: disk quotas and a firewall for attendees' own ports (the guide gives the
 commands); a domain per attendee (``subdomain_host``: without it an attendee's pages share the
-hub's address); ports an attendee takes while the hub is down (a restart fails until --stop).
+hub's address); ports an attendee takes while the hub is down (so restart through --stop).
 """
 
 from __future__ import annotations
@@ -109,7 +109,7 @@ def run(args) -> int:
     room = hashlib.sha256(str(state).encode()).hexdigest()[:8]  # its control groups' folder
     if args.stop:
         names = [path.name for path in _groups(room, "", ["pids"])[0].glob("*/")]
-        for name in [*sorted(names, key="hub".__ne__), ""]:  # the hub first; "": the room's
+        for name in [*sorted(names, key=".hub".__ne__), ""]:  # the hub first; "": the room's
             _end_group(room, name)
         shutil.rmtree(RUN / room, ignore_errors=True)  # certificates and sockets of servers
         print(f"The room in {homes} is stopped: no process of its hub or attendees is left")
@@ -124,7 +124,7 @@ def run(args) -> int:
                       "--stop") from None
     lock.truncate(0)
     print(os.getpid(), file=lock, flush=True)
-    _write_groups(room, "hub", {"pids": {"cgroup.procs": os.getpid()}})  # --stop ends the hub,
+    _write_groups(room, ".hub", {"pids": {"cgroup.procs": os.getpid()}})  # --stop ends the hub,
     # its proxy and culler. subtle: the room weighs against the machine's other processes as
     # its attendees would alone, not as one (2**18: the kernel's maximum)
     for folder in ("", room):  # all rooms' group, then this room's
@@ -212,11 +212,9 @@ def _check_attendees_can_run(homes: Path) -> None:
     except (OSError, KeyError, subprocess.CalledProcessError):  # missing, closed, or failed
         raise OSError(f"other accounts cannot run {server} from {homes}: either this Python has "
                       "no JupyterHub or is in a folder closed to them (install the hub as the "
-                      "guide does: /usr/bin/python3 -m venv /opt/hub, the course's wheel with "
-                      "its [hub] extra into it, then run /opt/hub/bin/bpe-workshop hub), or "
+                      "guide does: /usr/bin/python3 -m venv /opt/hub, then its [hub] extra), or "
                       f"a folder above {homes} lets only its owner through (choose --homes "
-                      "under folders everyone can pass through; the default, /home/bpe-workshop, "
-                      "is)") from None
+                      "under folders everyone passes through, as /home/bpe-workshop)") from None
 
 
 def _groups(room: str, name: str, controllers=("memory", "pids", "cpu")) -> list[Path]:
@@ -340,14 +338,13 @@ def configure(c, args, saved: dict, room: str) -> None:
             await super().stop(now=now)
             _end_group(room, self.user.name)  # what the server left: kernels, setsid, forks
 
-        async def move_certs(self, paths):  # internal_ssl's, at each start, where only root can
-            # make a folder (JupyterHub's own, as root, follows links the attendee put at home)
+        async def move_certs(self, paths):  # root-made folder: JupyterHub's follows home links
             account, folder = pwd.getpwnam(self.user.name), RUN / room / self.user.name
             shutil.rmtree(folder, ignore_errors=True)  # a link inside is removed, not followed
             folder.mkdir(mode=0o700, parents=True)
             moved = {key: shutil.copy(path, folder) for key, path in paths.items()}
-            for path in [folder, *moved.values()]:
-                os.chown(path, account.pw_uid, account.pw_gid)
+            for path in [*moved.values(), folder]:  # the folder last: no link swapped in before
+                os.chown(path, account.pw_uid, account.pw_gid, follow_symlinks=False)
             return moved
 
     c.JupyterHub.bind_url = f"{'https' if args.ssl_key else 'http'}://{args.ip}:{args.port}/"

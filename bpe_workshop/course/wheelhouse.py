@@ -71,7 +71,6 @@ def run(args) -> int:
         *(["--python-version", python] if python else []), "--dest"])
         for platform in args.platform or [None] for python in args.python or [None]
         if platform or python]
-    gathered = []  # "label: N wheels, X MB", said once every target has its wheels
     for label, command in targets:
         print(f"Gathering the wheels for {label} ...", flush=True)
         with tempfile.TemporaryDirectory(dir=folder, prefix=".download-") as scratch:
@@ -80,7 +79,7 @@ def run(args) -> int:
                               "above); try another --python, or check the network")
             wheels = sorted(Path(scratch).glob("*.whl"))
             size = sum(wheel.stat().st_size for wheel in wheels) / 2**20
-            gathered.append(f"{label}: {len(wheels)} wheels, {size:.1f} MB")
+            print(f"{label}: {len(wheels)} wheels, {size:.1f} MB", flush=True)
             for wheel in wheels:
                 if not (folder / wheel.name).exists():
                     shutil.move(wheel, folder / wheel.name)
@@ -93,7 +92,6 @@ def run(args) -> int:
         targets="\n".join(f"- {label}" for label, _ in targets)), encoding="utf-8")
     every = sorted(folder.glob("*.whl"))
     total = sum(wheel.stat().st_size for wheel in every) / 2**20
-    print("\n".join(gathered))
     print(f"{folder}: {len(every)} wheels, {total:.1f} MB in all; README.txt says how to "
           "install from it.")
     return 0

@@ -490,7 +490,7 @@ def test_a_hub_run_by_a_python_other_accounts_cannot_run_is_refused():
                 f"{folder / 'homes'}: either this Python has no JupyterHub or is in a folder "
                 "closed to them (install the hub as the guide does: /usr/bin/python3 -m venv "
                 "/opt/hub" in done.stderr)
-        assert "choose --homes under folders everyone can pass through" in done.stderr
+        assert "choose --homes under folders everyone passes through" in done.stderr
     finally:
         shutil.rmtree(folder)
 
@@ -611,3 +611,12 @@ def test_an_attendees_own_jupyter_config_and_links_are_not_followed(room):
             room.kernels.pop(name).close()
         room.attendees[name].hub_api("DELETE", f"/users/{name}/server")
         bench_hub.remove_accounts([name])
+
+
+def test_the_hubs_own_group_is_one_no_attendee_can_be_named(room):
+    """An attendee named ``hub`` once took over the hub's control group (its limits, and its
+    end when their server stopped): the hub's is ``.hub``, which no name of the rule makes."""
+    groups = Path(f"/proc/{room.hub.process.pid}/cgroup").read_text()
+    assert "/bpe-workshop/" in groups and all(
+        line.endswith("/.hub") for line in groups.splitlines() if "/bpe-workshop/" in line)
+    assert hub._not_ours(".hub", room.homes) is not None  # the rule refuses the name
