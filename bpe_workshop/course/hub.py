@@ -338,7 +338,10 @@ def configure(c, args, saved: dict, room: str) -> None:
             await super().stop(now=now)
             _end_group(room, self.user.name)  # what the server left: kernels, setsid, forks
 
-        async def move_certs(self, paths):  # root-made folder: JupyterHub's follows home links
+        async def move_certs(self, paths):
+            """internal_ssl's certificates, at each start, in a folder only root can make (the
+            kernels' sockets go there too): JupyterHub's own method puts them in the home, as
+            root, and follows any link the attendee put there."""
             account, folder = pwd.getpwnam(self.user.name), RUN / room / self.user.name
             shutil.rmtree(folder, ignore_errors=True)  # a link inside is removed, not followed
             folder.mkdir(mode=0o700, parents=True)
@@ -381,8 +384,8 @@ def configure(c, args, saved: dict, room: str) -> None:
     c.Spawner.args = [  # idle kernels go, as idle servers do; kernels talk through files, not ports
         f"--MappingKernelManager.cull_idle_timeout={args.idle * 60}",
         "--MappingKernelManager.cull_interval=60", "--KernelManager.transport=ipc"]
-    c.Spawner.disable_user_config = True  # no ~/.jupyter config: it could serve pages here
-    c.JupyterHub.internal_ssl = True  # TLS inside: a port taken in a restart hears no token
+    c.Spawner.disable_user_config = True  # no config file or extension from the home
+    c.JupyterHub.internal_ssl = True  # TLS inside: whoever takes the hub's port hears nothing
     c.JupyterHub.services = [{"name": "idle-culler", "command": [
         sys.executable, "-m", "jupyterhub_idle_culler", f"--timeout={args.idle * 60}",
         f"--max-age={args.max_age * 60}", "--cull-every=60", "--ssl-enabled=true"]}]
