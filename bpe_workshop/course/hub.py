@@ -12,7 +12,7 @@ JupyterHub's, on JupyterHub's own parts:
   hub made with ``useradd``, in the group ``bpe-attendees``, home ``HOMES/NAME`` (mode 700); any
   other account of the machine (``root``, ``ubuntu``, another room's) is refused, at login and in
   the admin API. Kernels talk through files (IPC) in a folder only root makes, not TCP ports any
-  account could read; hub, proxy and servers over TLS (``internal_ssl``); no config file at home.
+  account could join; hub, proxy and servers over TLS (``internal_ssl``); no config file at home.
 - **Limits** (the kernel's control groups, v1 ``memory``, ``pids`` and ``cpu``, written here):
   an attendee's server and everything it starts share ``--memory`` GB and ``--max-processes``
   and one equal CPU share. A runaway cell is killed inside its attendee's group, not
