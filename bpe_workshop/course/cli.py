@@ -1,10 +1,5 @@
-"""The ``bpe-workshop`` command (``python -m bpe_workshop`` is the same).
-
-    bpe-workshop start [FOLDER]     copy the series into FOLDER (./bpe-workshop), open JupyterLab
-    bpe-workshop check              the set-up check, one line per check with the fix
-    bpe-workshop wheelhouse FOLDER  every wheel the course needs, for an offline room
-    bpe-workshop hub                a classroom JupyterHub: attendees need only a browser
-    bpe-workshop site OUT           the reading copy: a static site of the series, run
+"""The ``bpe-workshop`` command (``python -m bpe_workshop`` is the same): ``start`` and ``check``
+here, the others registered by their modules; ``bpe-workshop --help`` lists them.
 
 Exit status: 0 done, 1 failed, 2 a wrong command line (argparse's). A file or folder problem
 is one sentence naming the path and what to do. ``make lab`` and ``make check`` in a clone run

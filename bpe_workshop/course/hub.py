@@ -1,35 +1,23 @@
 """``bpe-workshop hub``: the series for a room, on one JupyterHub; attendees need only a browser.
 
-Run as root on an instructor's laptop or one cloud VM (the command line: ``register``'s
-example), it prints the address and the workshop's password. The security model is The Littlest
-JupyterHub's, on JupyterHub's own parts:
+Run as root on an instructor's laptop or one cloud VM (``register``'s example), it prints the
+address and the workshop's password. The security model is The Littlest JupyterHub's, on
+JupyterHub's own parts (the guide's *Running a room* says what each means for a room):
 
 - **Logins** (``jupyterhub-firstuseauthenticator``): the workshop password admits a new name
-  once, together with a password of the attendee's own (the login page's second field); from
-  then on only that password opens their server. The admin page's *delete user* forgets it
-  (the name is then a first login again). Five failed logins in a row make a name wait a minute.
+  once, with a password of the attendee's own, which alone opens it from then on.
 - **Accounts** (``LocalAuthenticator.create_system_users``): each attendee is an account this
-  hub made with ``useradd``, in the group ``bpe-attendees``, home ``HOMES/NAME`` (mode 700); any
-  other account of the machine (``root``, ``ubuntu``, another room's) is refused, at login and in
-  the admin API. Kernels talk through files (IPC) in a folder only root makes, not TCP ports any
-  account could join; hub, proxy and servers over TLS (``internal_ssl``); no config file at home.
-- **Limits** (the kernel's control groups, v1 ``memory``, ``pids`` and ``cpu``, written here):
-  an attendee's server and everything it starts share ``--memory`` GB and ``--max-processes``
-  and one equal CPU share. A runaway cell is killed inside its attendee's group, not
-  elsewhere; stopping a server ends every process in that group.
-- **One hub per state folder** (``HOMES/.hub``, root only: database, passwords, a lock held for
-  the hub's life). Ctrl-C stops the hub and leaves attendees' servers and kernels running (a
-  restart picks them up); ``--stop`` ends the room: the hub and every attendee's process.
-- **Culling** (``jupyterhub-idle-culler``, activity reported every minute): servers idle
-  ``--idle`` minutes stop, and any server after ``--max-age`` minutes; homes stay.
+  hub made (``useradd``, group ``bpe-attendees``, home ``HOMES/NAME`` of mode 700), never another.
+- **Apart**: kernels talk through files in a folder only root makes; hub, proxy and servers
+  over TLS (``internal_ssl``), on ports only root may take; no config or page setting from home.
+- **Limits** (the kernel's control groups v1, written here): an attendee's processes share
+  ``--memory``, ``--max-processes`` and an equal CPU share; stopping a server ends them all.
+- **One hub per state folder** (``HOMES/.hub``, root only, locked for the hub's life): Ctrl-C
+  keeps attendees' servers and kernels for the next start; ``--stop`` ends the room.
+- **Culling** (``jupyterhub-idle-culler``): servers stop idle ``--idle`` min, or at ``--max-age``.
 
-Each server start copies the series into the attendee's home (``bpe-workshop start`` run as
-the attendee: a notebook they changed is never written over). Attendees' servers run from the
-hub's own environment, which every account must be able to run: a venv made with Debian's
-Python under ``/opt``, as the guide's commands make ``/opt/hub`` (a Python under ``/root`` is
-refused). Left out: disk quotas and a firewall for attendees' own ports (the guide gives the
-commands); a domain per attendee (``subdomain_host``: without it an attendee's pages share the
-hub's address); ports an attendee takes while the hub is down (so restart through --stop).
+Left out (the guide gives the commands): disk quotas, a firewall for attendees' own ports; and
+a domain per attendee (``subdomain_host``), so what their servers serve shares the hub's address.
 """
 
 from __future__ import annotations
@@ -39,10 +27,12 @@ import dbm
 import hashlib
 import json
 import os
+import random
 import re
 import secrets
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -65,6 +55,7 @@ RUN = Path("/run/bpe-workshop")  # ROOM/NAME: an attendee's certificates and ker
 PASSWORD_VARIABLE = "BPE_WORKSHOP_PASSWORD"  # the workshop password, never on a command line
 SHORTEST = 8  # characters of any password of the room (FirstUseAuthenticator's minimum)
 LOCAL = ("127.0.0.1", "localhost", "::1")
+OPEN_PORTS = Path("/proc/sys/net/ipv4/ip_unprivileged_port_start")  # any account's, from it up
 
 
 def register(subparsers) -> None:
@@ -132,13 +123,11 @@ def run(args) -> int:
     _check_attendees_can_run(homes)
     subprocess.run(["groupadd", "--force", "--system", GROUP], check=True)
     from jupyterhub.app import JupyterHub
-    from jupyterhub.utils import random_port
     from traitlets.config import Config
 
-    saved_file = state / "passwords.json"  # and the hub's own ports: servers find it again
+    saved_file = state / "passwords.json"
     saved = json.loads(saved_file.read_text()) if saved_file.exists() else {}
-    saved = {"hub_port": random_port(), "proxy_port": random_port(),
-             "admin_password": secrets.token_urlsafe(24), **saved,
+    saved = {"admin_password": secrets.token_urlsafe(24), **saved,
              "password": os.environ.get(PASSWORD_VARIABLE) or saved.get("password")
              or secrets.token_urlsafe(6)}
     saved_file.write_text(json.dumps(saved))
@@ -197,13 +186,11 @@ def _check_machine() -> None:
 
 
 def _check_attendees_can_run(homes: Path) -> None:
-    """Refuse (OSError) a room whose attendees could not start a server: their servers run
-    from this command's own environment, ``sys.prefix``, as their own accounts, in their homes.
-
-    One try covers the ways it fails: ``jupyterhub-singleuser --version`` run as ``nobody``
-    (an account with no rights of its own) from ``homes``. A Python without JupyterHub, or under
-    a folder closed to other accounts (pyenv or a venv in ``/root``), cannot be run, and a
-    ``homes`` under a folder only its owner passes through cannot be entered."""
+    """Refuse (OSError) a room whose attendees could not start a server, which runs from this
+    command's environment, ``sys.prefix``, as them, in their homes. One try covers each way it
+    fails (no JupyterHub; a Python under a folder closed to others, as ``/root``; homes under a
+    folder only its owner passes through): ``jupyterhub-singleuser --version`` run as ``nobody``
+    (an account with no rights of its own) from ``homes``."""
     server = Path(sys.prefix, "bin", "jupyterhub-singleuser")
     try:
         nobody = pwd.getpwnam("nobody")  # env --chdir: cwd= would enter homes as root, first
@@ -215,6 +202,24 @@ def _check_attendees_can_run(homes: Path) -> None:
                       "guide does: /usr/bin/python3 -m venv /opt/hub, then its [hub] extra), or "
                       f"a folder above {homes} lets only its owner through (choose --homes "
                       "under folders everyone passes through, as /home/bpe-workshop)") from None
+
+
+def _hub_ports(room: str) -> list[int]:
+    """Two free ports only root may listen on (below ``OPEN_PORTS``, 1024 unless lowered), for
+    the hub and its proxy's API: while the hub is down no attendee's code can take one and hear
+    the other's token. In the room's own order: a restart finds the two its servers know."""
+    first = int(OPEN_PORTS.read_text()) if OPEN_PORTS.exists() else 1024
+    free = []
+    for number in random.Random(room).sample(range(first // 2, first), first - first // 2):
+        with socket.socket() as probe, contextlib.suppress(OSError):
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the hub binds
+            probe.bind(("127.0.0.1", number))
+            free.append(number)
+        if len(free) == 2:
+            return free
+    raise OSError(f"any account may listen on ports from {first} up (0 in many containers), so "
+                  "the hub's own cannot be kept from attendees: sysctl -w net.ipv4.ip_"
+                  "unprivileged_port_start=1024 (a container: docker run --sysctl the same)")
 
 
 def _groups(room: str, name: str, controllers=("memory", "pids", "cpu")) -> list[Path]:
@@ -269,13 +274,14 @@ def _not_ours(name: str, homes: Path) -> str | None:
 
 def configure(c, args, saved: dict, room: str) -> None:
     """Fill JupyterHub's config ``c`` for the room from the command line's ``args``, the
-    ``saved`` ports and passwords, and ``room``, the name of its control groups' folder."""
+    ``saved`` passwords, and ``room``, the name of its control groups' folder."""
     from firstuseauthenticator import FirstUseAuthenticator
     from jupyterhub.auth import LocalAuthenticator
     from jupyterhub.spawner import LocalProcessSpawner
     from tornado import httpserver, web
 
     homes, admin, prefix = args.homes, args.admin, Path(sys.prefix)  # prefix: the attendees' too
+    Path(prefix, "etc/jupyter/migrated").touch()  # jupyter_core's mark, which servers cannot write
     failures = {}  # name -> (failed logins in a row, time.monotonic() of the last)
 
     class RoomAuthenticator(FirstUseAuthenticator, LocalAuthenticator):
@@ -306,8 +312,7 @@ def configure(c, args, saved: dict, room: str) -> None:
                     self.add_system_user(SimpleNamespace(name=name))
                 except RuntimeError as err:  # useradd's words, and what to do
                     problem = f"No account could be made for {name} ({err}); tell the instructor"
-                    subprocess.run(["userdel", name], capture_output=True)  # a half-made one:
-                    # the next try, once the instructor has made room, starts afresh
+                    subprocess.run(["userdel", name], capture_output=True)  # a half-made one
             answer = None if problem else await super().authenticate(  # FirstUse stores a
                 handler, {**data, "password": own} if first else data)  # first one, or checks
             if wait <= 0:
@@ -353,8 +358,8 @@ def configure(c, args, saved: dict, room: str) -> None:
     c.JupyterHub.bind_url = f"{'https' if args.ssl_key else 'http'}://{args.ip}:{args.port}/"
     c.JupyterHub.ssl_key = str(args.ssl_key.absolute()) if args.ssl_key else ""
     c.JupyterHub.ssl_cert = str(args.ssl_cert.absolute()) if args.ssl_cert else ""
-    c.JupyterHub.hub_port = saved["hub_port"]  # the same after a restart: servers find it
-    c.ConfigurableHTTPProxy.api_url = f"https://127.0.0.1:{saved['proxy_port']}"
+    c.JupyterHub.hub_port, proxy_port = _hub_ports(room)
+    c.ConfigurableHTTPProxy.api_url = f"https://127.0.0.1:{proxy_port}"
     c.JupyterHub.cleanup_servers = False  # a restart keeps servers and kernels: --stop ends them
     c.JupyterHub.active_server_limit = args.max_users
     c.JupyterHub.last_activity_interval = 60
@@ -370,13 +375,15 @@ def configure(c, args, saved: dict, room: str) -> None:
         "useradd", "--create-home", "--home-dir", f"{homes}/USERNAME", "--key", "HOME_MODE=0700",
         "--shell", "/bin/bash", "--user-group", "--groups", GROUP]
     c.JupyterHub.spawner_class = RoomSpawner
-    c.Spawner.cmd = [  # as the attendee, in their home and limits: ~/.tmp, the series' copy (a
-        # notebook they changed is never written over), then the server, even if the copy failed
-        "/bin/sh", "-c", 'mkdir -p "$TMPDIR"; bpe-workshop start --no-lab; '
-        'exec jupyterhub-singleuser "$@"', "server"]  # "$@": Spawner.args, below
+    c.Spawner.cmd = [  # as the attendee, in their limits: ~/.tmp, the series' copy, then the
+        # server (even if the copy failed), its JupyterLab settings at home as Jupyter's defaults
+        "/bin/sh", "-c", 'mkdir -p "$TMPDIR"; bpe-workshop start --no-lab; L="$HOME/.jupyter/lab"; '
+        'export JUPYTERLAB_SETTINGS_DIR="$L/user-settings" '
+        'JUPYTERLAB_WORKSPACES_DIR="$L/workspaces"; exec jupyterhub-singleuser "$@"', "server"]
     c.Spawner.env_keep = ["LANG", "LC_ALL"]  # not the hub's PATH or Python
     c.Spawner.environment = {  # the attendee's own /tmp; their kernels' sockets (move_certs)
         "PATH": f"{prefix}/bin:/usr/local/bin:/usr/bin:/bin", "JUPYTERHUB_ACTIVITY_INTERVAL": "60",
+        "JUPYTER_CONFIG_DIR": f"{prefix}/etc/jupyter",  # root's: no page settings from home
         "TMPDIR": lambda spawner: str(homes / spawner.user.name / ".tmp"),
         "JUPYTER_RUNTIME_DIR": lambda spawner: str(RUN / room / spawner.user.name)}
     c.Spawner.default_url = f"/lab/tree/{FOLDER}/{FIRST}"

@@ -96,11 +96,13 @@ class Room:
         self.attendees[name], self.kernels[name] = attendee, attendee.kernel()
         return self.kernels[name]
 
-    def restart(self) -> None:
-        """Stop the hub as Ctrl-C would and start it again; servers and kernels run on."""
+    def restart(self, while_down=lambda: None) -> None:
+        """Stop the hub as Ctrl-C would, call ``while_down``, start the hub again; servers and
+        kernels run on."""
         for kernel in self.kernels.values():
             kernel.close()
         self.hub.stop()
+        while_down()
         self.hub = bench_hub.Hub(self.homes, *self.options, port=self.hub.port)
 
     def close(self, names: list[str]) -> None:
@@ -448,6 +450,36 @@ def test_a_hub_restart_keeps_files_and_a_kernels_variables(quiet_room):
     assert cell["output"] == "44"
 
 
+def test_while_the_hub_is_down_no_attendee_can_take_its_or_its_proxys_port(quiet_room):
+    """An attendee's code that took the proxy's API port while the hub restarted, with the
+    attendee's own server certificate, once heard the proxy's token (and could reroute
+    logins): the hub's and the proxy's own ports are now ones only root may listen on."""
+    quiet_room.join(QUIET)
+    hub_process = psutil.Process(quiet_room.hub.process.pid)  # and its proxy:
+    proxy, = [child for child in hub_process.children()
+              if "configurable-http-proxy" in " ".join(child.cmdline())]
+    ports = {listening.laddr.port for process in (hub_process, proxy)
+             for listening in process.net_connections("tcp") if listening.status == "LISTEN"}
+    ports.discard(quiet_room.hub.port)  # the room's own, which the instructor chooses
+    assert len(ports) == 2, ports  # the hub's, and the proxy's API
+    python, attendee = f"{bench_hub.hub_env()}/bin/python", pwd.getpwnam(QUIET)
+    tries = {}
+
+    def take_the_ports():  # as the attendee's code would, while the hub is down
+        for port in ports:
+            take = ("import socket; s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, "
+                    f"socket.SO_REUSEADDR, 1); s.bind(('127.0.0.1', {port}))")  # as a hub would
+            tries[port] = [subprocess.run([python, "-c", take], user=account.pw_uid,
+                                          capture_output=True, text=True)
+                           for account in (attendee, pwd.getpwnam("root"))]
+
+    quiet_room.restart(while_down=take_the_ports)
+    for port, (as_attendee, as_root) in tries.items():
+        assert "PermissionError" in as_attendee.stderr, (port, as_attendee.stderr)
+        assert as_root.returncode == 0, (port, as_root.stderr)  # free: root alone may take it
+    assert quiet_room.join(QUIET).run("1 + 1")["output"] == "2"  # and the room answers again
+
+
 def test_a_server_past_its_max_age_is_stopped_and_its_files_stay(culled_room):
     culled_room.join(CULLED)
     attendee, series = culled_room.attendees[CULLED], culled_room.homes / CULLED / SERIES
@@ -583,17 +615,21 @@ def test_an_attendee_of_another_room_is_refused(room):
 
 def test_an_attendees_own_jupyter_config_and_links_are_not_followed(room):
     """A server config in ``~/.jupyter`` could add pages on the hub's own address, whose
-    script acts as whoever opens them: the room's servers never read it. And ``~/.jupyterhub``
+    script acts as whoever opens them: the room's servers never read it, nor JupyterLab's page
+    settings there (a script of the attendee's in their own page). And ``~/.jupyterhub``
     made a link to a folder of root's: JupyterHub's own staging of the server's certificates
     (as root, in the home) would hand that folder to the attendee; the room's never goes there."""
     name = f"{PREFIX}ivy"
     marker, roots = room.homes / name / "config-was-read", room.folder / "roots"
     roots.mkdir(mode=0o755)
     config = f"open({str(marker)!r}, 'w').close()\n"  # it would leave a file, if read
+    page = '{"fullStaticUrl": "https://example.org/an-attendees-script"}'  # JupyterLab's
     try:
         written = room.join(name).run(
-            "from pathlib import Path\n(Path.home() / '.jupyter').mkdir()\n"
-            f"(Path.home() / '.jupyter' / 'jupyter_server_config.py').write_text({config!r})\n"
+            "from pathlib import Path\njupyter = Path.home() / '.jupyter'\n"
+            "(jupyter / 'labconfig').mkdir(parents=True)\n"
+            f"(jupyter / 'jupyter_server_config.py').write_text({config!r})\n"
+            f"(jupyter / 'labconfig' / 'page_config.json').write_text({page!r})\n"
             f"(Path.home() / '.jupyterhub').symlink_to({str(roots)!r})")
         assert written["status"] == "ok", written
         room.kernels.pop(name).close()
@@ -606,6 +642,17 @@ def test_an_attendees_own_jupyter_config_and_links_are_not_followed(room):
         assert room.join(name).run("1 + 1")["output"] == "2"  # a server started since
         assert not marker.exists()
         assert roots.stat().st_uid == 0 and not any(roots.iterdir())
+        lab = requests.get(f"{room.hub.url}/user/{name}/lab", timeout=60,
+                           headers={"Authorization": f"token {attendee.token}"})
+        assert lab.status_code == 200 and "jupyter-config-data" in lab.text
+        assert "an-attendees-script" not in lab.text  # the page's settings are not the home's
+        theme = requests.put(  # but the attendee's own JupyterLab settings still save, at home
+            f"{room.hub.url}/user/{name}/lab/api/settings/@jupyterlab/apputils-extension:themes",
+            json={"raw": '{"theme": "JupyterLab Dark"}'}, timeout=60,
+            headers={"Authorization": f"token {attendee.token}"})
+        assert theme.status_code == 204, theme.text
+        saved = room.homes / name / ".jupyter/lab/user-settings/@jupyterlab/apputils-extension"
+        assert "JupyterLab Dark" in (saved / "themes.jupyterlab-settings").read_text()
     finally:
         if name in room.kernels:
             room.kernels.pop(name).close()
