@@ -217,9 +217,9 @@ def _hub_ports(room: str) -> list[int]:
             free.append(number)
         if len(free) == 2:
             return free
-    raise OSError(f"any account may listen on ports from {first} up (0 in many containers), so "
-                  "the hub's own cannot be kept from attendees: sysctl -w net.ipv4.ip_"
-                  "unprivileged_port_start=1024 (a container: docker run --sysctl the same)")
+    raise OSError(f"any account may listen on ports from {first} up, so none of the hub's own "
+                  "can be kept from attendees: sysctl -w net.ipv4.ip_unprivileged_port_start=1024"
+                  " (in a container: docker run --sysctl net.ipv4.ip_unprivileged_port_start=1024)")
 
 
 def _groups(room: str, name: str, controllers=("memory", "pids", "cpu")) -> list[Path]:

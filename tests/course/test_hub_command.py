@@ -71,3 +71,18 @@ def test_without_unix_modules_the_command_works_and_the_hub_says_what_it_needs(t
     assert done.returncode == 1, done.stderr
     assert "run it as root on Linux (sudo, or in a cloud VM, a container or WSL)" in done.stderr
     assert (tmp_path / "course" / "00_why_tokenization.ipynb").is_file()
+
+
+def test_the_hubs_own_ports_lie_below_the_first_any_account_may_take(tmp_path, monkeypatch):
+    from bpe_workshop.course import hub
+
+    first = tmp_path / "ip_unprivileged_port_start"  # the machine's, in /proc/sys/net/ipv4
+    first.write_text("40000\n")  # (1024 on most machines, where only root may bind below it)
+    monkeypatch.setattr(hub, "OPEN_PORTS", first)
+    ports = hub._hub_ports("0a1b2c3d")
+    assert len(set(ports)) == 2 and all(20000 <= port < 40000 for port in ports), ports
+    assert hub._hub_ports("0a1b2c3d") == ports  # a restart finds the two its servers know
+    assert hub._hub_ports("9f8e7d6c") != ports  # another room, in its own order
+    first.write_text("0\n")  # as in many containers: any account may listen on any port
+    with pytest.raises(OSError, match="sysctl -w net.ipv4.ip_unprivileged_port_start=1024"):
+        hub._hub_ports("0a1b2c3d")
