@@ -32,6 +32,7 @@ import functools
 import json
 import os
 import pwd
+import random
 import re
 import signal
 import socket
@@ -246,9 +247,16 @@ class Kernel:
 
 
 def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
+    """A free port for a room, below 512: the hub takes none from 1024 up (any account could
+    take it while the hub is down), and its own two lie from 512 to 1023."""
+    for number in random.sample(range(100, 512), 412):
+        with socket.socket() as probe:
+            try:
+                probe.bind(("127.0.0.1", number))
+            except OSError:
+                continue
+            return number
+    raise OSError("no free port below 512 for a room")
 
 
 def remove_accounts(names: list[str]) -> None:

@@ -1,23 +1,23 @@
 """``bpe-workshop hub``: the series for a room, on one JupyterHub; attendees need only a browser.
 
-Run as root on an instructor's laptop or one cloud VM (``register``'s example), it prints the
-address and the workshop's password. The security model is The Littlest JupyterHub's, on
-JupyterHub's own parts (the guide's *Running a room* says what each means for a room):
+Run as root on an instructor's laptop or a cloud VM (``register``'s example), it prints the
+address and the passwords. The Littlest JupyterHub's security model, on JupyterHub's own parts
+(the guide's *Running a room* says what each means for a room):
 
 - **Logins** (``jupyterhub-firstuseauthenticator``): the workshop password admits a new name
   once, with a password of the attendee's own, which alone opens it from then on.
 - **Accounts** (``LocalAuthenticator.create_system_users``): each attendee is an account this
   hub made (``useradd``, group ``bpe-attendees``, home ``HOMES/NAME`` of mode 700), never another.
-- **Apart**: kernels talk through files in a folder only root makes; hub, proxy and servers
-  over TLS (``internal_ssl``), on ports only root may take; no config or page setting from home.
-- **Limits** (the kernel's control groups v1, written here): an attendee's processes share
-  ``--memory``, ``--max-processes`` and an equal CPU share; stopping a server ends them all.
+- **Apart**: kernels talk through files; hub, proxy and servers over TLS, on ports only root may
+  take; servers read no settings from home, write to no terminal; the instructor opens none.
+- **Limits** (control groups v1, written here): an attendee's processes share ``--memory``,
+  ``--max-processes`` and an equal CPU share; stopping a server ends them all.
 - **One hub per state folder** (``HOMES/.hub``, root only, locked for the hub's life): Ctrl-C
-  keeps attendees' servers and kernels for the next start; ``--stop`` ends the room.
-- **Culling** (``jupyterhub-idle-culler``): servers stop idle ``--idle`` min, or at ``--max-age``.
+  keeps servers and kernels for the next start; ``--stop`` ends the room. **Culling**
+  (``jupyterhub-idle-culler``): servers stop idle ``--idle`` minutes, or at ``--max-age``.
 
-Left out (the guide gives the commands): disk quotas, a firewall for attendees' own ports; and
-a domain per attendee (``subdomain_host``), so what their servers serve shares the hub's address.
+Left out: what the guide leaves to the machine (disk quotas, a firewall), and a domain per
+attendee (``subdomain_host``), so what their servers serve shares the hub's address.
 """
 
 from __future__ import annotations
@@ -67,16 +67,14 @@ def register(subparsers) -> None:
         epilog="example: sudo bpe-workshop hub --port 443 --ssl-key KEY --ssl-cert CERT "
                "--admin teacher --max-users 40")
     for option, kind, default, metavar, text in (  # the room's address, size and limits
-            ("--port", port, 8000, "PORT", "the room's port"),
+            ("--port", port, 443, "PORT", "the room's port, below 1024"),
             ("--ip", str, "0.0.0.0", "IP", "the address to listen on; 0.0.0.0 is every address "
              "of this machine (without TLS, --plain-http too)"),
-            ("--admin", str, None, "NAME", "the instructor's name: the admin page and every "
-             "attendee's server, with a password of its own (printed)"),
+            ("--admin", str, None, "NAME", "the instructor's name, with a password of its own"),
             ("--ssl-key", Path, None, "KEY", "TLS key file (with --ssl-cert): https"),
             ("--ssl-cert", Path, None, "CERT", "TLS certificate file (with --ssl-key)"),
             ("--max-users", int, 40, "N", "servers running at once; later logins wait"),
-            ("--homes", folder_argument, "/home/bpe-workshop", "FOLDER", "where attendees' "
-             "homes live"),  # argparse gives a text default its type too
+            ("--homes", folder_argument, "/home/bpe-workshop", "FOLDER", "attendees' homes"),
             ("--memory", float, 2.0, "GB", "memory each attendee's processes share"),
             ("--max-processes", int, 256, "N", "processes and threads of each attendee"),
             ("--idle", int, 60, "MINUTES", "stop a server idle this long, 10 or more"),
@@ -204,13 +202,16 @@ def _check_attendees_can_run(homes: Path) -> None:
                       "under folders everyone passes through, as /home/bpe-workshop)") from None
 
 
-def _hub_ports(room: str) -> list[int]:
-    """Two free ports only root may listen on (below ``OPEN_PORTS``, 1024 unless lowered), for
-    the hub and its proxy's API: while the hub is down no attendee's code can take one and hear
-    the other's token. In the room's own order: a restart finds the two its servers know."""
+def _hub_ports(room: str, port: int) -> list[int]:
+    """Two free ports only root may take (below ``OPEN_PORTS``, 1024 unless lowered) for the hub
+    and its proxy's API, beside the room's ``port``, one too: while the hub is down no attendee's
+    code can take one, hear a token or answer for the room. A restart finds the same two."""
     first = int(OPEN_PORTS.read_text()) if OPEN_PORTS.exists() else 1024
-    free = []
-    for number in random.Random(room).sample(range(first // 2, first), first - first // 2):
+    if port >= first > 0:
+        raise ValueError(f"--port {port}: any account may listen there while the hub is down, "
+                         f"and answer the room's address: choose one below {first}, such as 443")
+    free, order = [], random.Random(room).sample(range(first // 2, first), first - first // 2)
+    for number in (number for number in order if number != port):
         with socket.socket() as probe, contextlib.suppress(OSError):
             probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the hub binds
             probe.bind(("127.0.0.1", number))
@@ -240,8 +241,7 @@ def _write_groups(room: str, name: str, files: dict[str, dict[str, int]]) -> Non
 
 
 def _end_group(room: str, name: str) -> None:
-    """Kill every process in ``name``'s group (those started with ``setsid`` too), then
-    remove the group's folders."""
+    """Kill every process in ``name``'s group (``setsid`` ones too), then remove its folders."""
     procs = _groups(room, name, ["pids"])[0] / "cgroup.procs"
     for _ in range(200):  # a few rounds: a process may fork while its group is emptied
         pids = procs.read_text().split() if procs.exists() else []
@@ -344,9 +344,8 @@ def configure(c, args, saved: dict, room: str) -> None:
             _end_group(room, self.user.name)  # what the server left: kernels, setsid, forks
 
         async def move_certs(self, paths):
-            """internal_ssl's certificates, at each start, in a folder only root can make (the
-            kernels' sockets go there too): JupyterHub's own method puts them in the home, as
-            root, and follows any link the attendee put there."""
+            """internal_ssl's certificates, at each start, in the root-made folder of the
+            kernels' sockets: JupyterHub's own method copies them home as root, through links."""
             account, folder = pwd.getpwnam(self.user.name), RUN / room / self.user.name
             shutil.rmtree(folder, ignore_errors=True)  # a link inside is removed, not followed
             folder.mkdir(mode=0o700, parents=True)
@@ -358,7 +357,7 @@ def configure(c, args, saved: dict, room: str) -> None:
     c.JupyterHub.bind_url = f"{'https' if args.ssl_key else 'http'}://{args.ip}:{args.port}/"
     c.JupyterHub.ssl_key = str(args.ssl_key.absolute()) if args.ssl_key else ""
     c.JupyterHub.ssl_cert = str(args.ssl_cert.absolute()) if args.ssl_cert else ""
-    c.JupyterHub.hub_port, proxy_port = _hub_ports(room)
+    c.JupyterHub.hub_port, proxy_port = _hub_ports(room, args.port)
     c.ConfigurableHTTPProxy.api_url = f"https://127.0.0.1:{proxy_port}"
     c.JupyterHub.cleanup_servers = False  # a restart keeps servers and kernels: --stop ends them
     c.JupyterHub.active_server_limit = args.max_users
@@ -366,7 +365,6 @@ def configure(c, args, saved: dict, room: str) -> None:
     httpserver.HTTPServer.configure(None, max_body_size=2**20)  # the hub reads 1 MB at most
     c.JupyterHub.authenticator_class = RoomAuthenticator
     c.Authenticator.username_pattern = NAME_PATTERN
-    c.Authenticator.admin_users = {admin} if admin else set()
     c.Authenticator.request_otp = True  # the login page's second box: a first login's own
     c.Authenticator.otp_prompt = "Your own password (first login only):"
     c.FirstUseAuthenticator.min_password_length = SHORTEST
@@ -375,6 +373,9 @@ def configure(c, args, saved: dict, room: str) -> None:
         "useradd", "--create-home", "--home-dir", f"{homes}/USERNAME", "--key", "HOME_MODE=0700",
         "--shell", "/bin/bash", "--user-group", "--groups", GROUP]
     c.JupyterHub.spawner_class = RoomSpawner
+    c.LocalProcessSpawner.popen_kwargs = {  # a file only root reads, not the hub's terminal
+        "stdin": subprocess.DEVNULL, "stderr": subprocess.STDOUT, "stdout": os.open(
+            homes / ".hub" / "servers.log", os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)}
     c.Spawner.cmd = [  # as the attendee, in their limits: ~/.tmp, the series' copy, then the
         # server (even if the copy failed), its JupyterLab settings at home as Jupyter's defaults
         "/bin/sh", "-c", 'mkdir -p "$TMPDIR"; bpe-workshop start --no-lab; L="$HOME/.jupyter/lab"; '
@@ -397,4 +398,6 @@ def configure(c, args, saved: dict, room: str) -> None:
         sys.executable, "-m", "jupyterhub_idle_culler", f"--timeout={args.idle * 60}",
         f"--max-age={args.max_age * 60}", "--cull-every=60", "--ssl-enabled=true"]}]
     c.JupyterHub.load_roles = [{"name": "idle-culler", "services": ["idle-culler"], "scopes": [
-        "list:users", "read:users:activity", "read:servers", "delete:servers"]}]
+        "list:users", "read:users:activity", "read:servers", "delete:servers"]}, {
+        "name": "instructor", "users": [admin] if admin else [], "scopes": [  # not
+            "admin-ui", "admin:users", "admin:servers"]}]  # access:servers: see the guide

@@ -16,6 +16,7 @@ the one test that needs it (only its ``.hub`` and log are removed after). No tes
 to have run first.
 """
 
+import ast
 import contextlib
 import hashlib
 import importlib.util
@@ -26,6 +27,7 @@ import stat
 import subprocess
 import sys
 import tempfile
+import textwrap
 import threading
 import time
 import uuid
@@ -337,16 +339,19 @@ def test_an_attendee_cannot_read_or_change_anothers_files(room):
     assert answer.status_code == 403
 
 
-def test_the_instructor_sees_the_attendees_and_opens_their_servers(room):
+def test_the_instructor_sees_the_attendees_servers_but_does_not_open_them(room):
+    """Opening an attendee's server ran a trusted notebook of theirs as the instructor (a probe:
+    it made the attendee an admin); the instructor lists, starts and stops servers, no more."""
     teacher = bench_hub.Attendee(room.hub.url, ADMIN, room.hub.printed("instructor's password:"))
     assert teacher.login()
-    listed = {user["name"] for user in teacher.hub_api("GET", "/users").json()}
-    assert set(NAMES) <= listed
+    assert teacher.session.get(f"{room.hub.url}/hub/admin", timeout=60).status_code == 200
+    listed = {user["name"]: user for user in teacher.hub_api("GET", "/users").json()}
+    assert set(NAMES) <= set(listed) and not listed[NAMES[2]]["admin"]
     token = teacher.hub_api("POST", f"/users/{ADMIN}/tokens", json={"note": "t"}).json()
     teacher.token = token["token"]
-    answer = teacher.server_api("GET", "/contents/models", user=NAMES[2])
-    assert answer.status_code == 200
-    assert [item["name"] for item in answer.json()["content"] if item["name"].endswith(".model")]
+    assert teacher.hub_api("GET", f"/users/{NAMES[2]}").json()["servers"][""]["ready"]
+    assert teacher.server_api("GET", "/contents/models", user=NAMES[2]).status_code == 403
+    assert teacher.hub_api("PATCH", f"/users/{NAMES[2]}", json={"admin": True}).status_code == 403
 
 
 def test_four_processes_over_the_attendees_memory_limit_die_alone(room):
@@ -658,6 +663,26 @@ def test_an_attendees_own_jupyter_config_and_links_are_not_followed(room):
             room.kernels.pop(name).close()
         room.attendees[name].hub_api("DELETE", f"/users/{name}/server")
         bench_hub.remove_accounts([name])
+
+
+def test_no_attendee_reaches_the_hubs_terminal(room):
+    """Servers once inherited the hub's terminal (stdin, stdout, stderr): a cell read what the
+    instructor typed there and wrote lines of its own. The bench's hub writes to its log, its
+    terminal here: neither a kernel nor its server holds that file, nor the hub's stdin."""
+    held = room.join(NAMES[1]).run(textwrap.dedent("""
+        import os
+        held = set()
+        for pid in ("self", os.getppid()):  # the kernel, and its server
+            for fd in os.listdir(f"/proc/{pid}/fd"):
+                try:
+                    held.add(os.readlink(f"/proc/{pid}/fd/{fd}"))
+                except OSError:
+                    pass  # the listing's own descriptor, closed since
+        print(sorted(held))"""))
+    assert held["status"] == "ok", held
+    hubs = {os.readlink(f"/proc/{room.hub.process.pid}/fd/{fd}") for fd in (0, 1, 2)}
+    assert str(room.hub.log) in hubs
+    assert not (hubs - {"/dev/null"}) & set(ast.literal_eval(held["output"]))
 
 
 def test_the_hubs_own_group_is_one_no_attendee_can_be_named(room):

@@ -79,10 +79,14 @@ def test_the_hubs_own_ports_lie_below_the_first_any_account_may_take(tmp_path, m
     first = tmp_path / "ip_unprivileged_port_start"  # the machine's, in /proc/sys/net/ipv4
     first.write_text("40000\n")  # (1024 on most machines, where only root may bind below it)
     monkeypatch.setattr(hub, "OPEN_PORTS", first)
-    ports = hub._hub_ports("0a1b2c3d")
+    ports = hub._hub_ports("0a1b2c3d", 443)
     assert len(set(ports)) == 2 and all(20000 <= port < 40000 for port in ports), ports
-    assert hub._hub_ports("0a1b2c3d") == ports  # a restart finds the two its servers know
-    assert hub._hub_ports("9f8e7d6c") != ports  # another room, in its own order
+    assert hub._hub_ports("0a1b2c3d", 443) == ports  # a restart finds the two its servers know
+    assert hub._hub_ports("9f8e7d6c", 443) != ports  # another room, in its own order
+    assert ports[0] not in hub._hub_ports("0a1b2c3d", ports[0])  # never the room's own port
+    with pytest.raises(ValueError, match="--port 40000: any account may listen there while "
+                       "the hub is down, and answer the room's address: choose one below 40000"):
+        hub._hub_ports("0a1b2c3d", 40000)
     first.write_text("0\n")  # as in many containers: any account may listen on any port
     with pytest.raises(OSError, match="sysctl -w net.ipv4.ip_unprivileged_port_start=1024"):
-        hub._hub_ports("0a1b2c3d")
+        hub._hub_ports("0a1b2c3d", 443)
