@@ -1,6 +1,6 @@
 """The ``bpe-workshop`` command (``python -m bpe_workshop`` is the same): ``start`` and ``check``
 here, the others registered by their modules. Exit status: 0 done, 1 failed, 2 a wrong command
-line (argparse's). A file or folder problem is one sentence naming the path and what to do.
+line or a value refused. A file or folder problem is one sentence naming the path and what to do.
 ``make lab`` and ``make check`` in a clone run this same code."""
 
 from __future__ import annotations

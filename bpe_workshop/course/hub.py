@@ -8,8 +8,8 @@ address and the passwords. The Littlest JupyterHub's security model, on JupyterH
   once, with a password of the attendee's own, which alone opens it from then on.
 - **Accounts** (``LocalAuthenticator.create_system_users``): each attendee is an account this
   hub made (``useradd``, group ``bpe-attendees``, home ``HOMES/NAME`` of mode 700), never another.
-- **Apart**: kernels talk through files; hub, proxy and servers over TLS, on ports only root may
-  take; servers read no settings from home, write to no terminal; the instructor opens none.
+- **Apart**: kernels talk through files; hub, proxy and servers over TLS, the hub's and room's
+  ports root's; servers read no config from home, write to no terminal; the instructor opens none.
 - **Limits** (control groups v1, written here): an attendee's processes share ``--memory``,
   ``--max-processes`` and an equal CPU share; stopping a server ends them all.
 - **One hub per state folder** (``HOMES/.hub``, root only, locked for the hub's life): Ctrl-C
@@ -203,13 +203,14 @@ def _check_attendees_can_run(homes: Path) -> None:
 
 
 def _hub_ports(room: str, port: int) -> list[int]:
-    """Two free ports only root may take (below ``OPEN_PORTS``, 1024 unless lowered) for the hub
-    and its proxy's API, beside the room's ``port``, one too: while the hub is down no attendee's
-    code can take one, hear a token or answer for the room. A restart finds the same two."""
+    """Two free ports only root may take, below ``OPEN_PORTS`` (1024 unless changed) as the room's
+    ``port`` must be, for the hub and its proxy's API: no attendee's code can take one while the
+    hub is down. In the room's own order: a restart finds the same two while they stay free."""
     first = int(OPEN_PORTS.read_text()) if OPEN_PORTS.exists() else 1024
     if port >= first > 0:
         raise ValueError(f"--port {port}: any account may listen there while the hub is down, "
-                         f"and answer the room's address: choose one below {first}, such as 443")
+                         f"and answer the room's address: choose one below {first}, such as "
+                         f"{min(443, first - 1)}")
     free, order = [], random.Random(room).sample(range(first // 2, first), first - first // 2)
     for number in (number for number in order if number != port):
         with socket.socket() as probe, contextlib.suppress(OSError):
@@ -299,8 +300,11 @@ def configure(c, args, saved: dict, room: str) -> None:
             wait = round(last + 60 - time.monotonic()) if count >= 5 else 0
             problem = (f"{count} failed logins in a row for {name}: try again in {wait} s"
                        if wait > 0 else _not_ours(name, homes))
+            again = first and not problem and self.system_user_exists(SimpleNamespace(name=name))
+            key = saved["admin_password" if again else "password"]  # again: deleted on the
+            # admin page to forget its password; the instructor's then opens it, not the room's
             if not problem and first and not secrets.compare_digest(
-                    data["password"].encode(), saved["password"].encode()):
+                    data["password"].encode(), key.encode()):
                 problem = "Invalid username or password."
             elif not problem and len((own if first else data["password"]).encode()) > 72:
                 problem = "a password is 72 bytes at most (bcrypt's limit): choose a shorter one"
@@ -319,23 +323,22 @@ def configure(c, args, saved: dict, room: str) -> None:
                 failures[name] = (0, 0.0) if answer else (count + 1, time.monotonic())
             handler.custom_login_error = problem or ""
             return answer
-
-        def system_user_exists(self, user):  # also for the admin page and API
-            if problem := _not_ours(user.name, homes):
-                raise web.HTTPError(403, problem)
-            return super().system_user_exists(user)
-
     limits = {"memory": {"memory.limit_in_bytes": int(args.memory * 2**30)},  # each attendee's;
               "pids": {"pids.max": args.max_processes}, "cpu": {}}  # cpu: an equal share
 
     class RoomSpawner(LocalProcessSpawner):
         def make_preexec_fn(self, name):
+            if problem := _not_ours(name, homes):  # one the admin page added or renamed
+                raise web.HTTPError(403, problem)  # (as root, say): never served
             become_attendee = super().make_preexec_fn(name)
 
             def preexec():  # in the new process, still root: the attendee's groups and limits
                 _write_groups(room, name, {controller: {**values, "cgroup.procs": os.getpid()}
                                            for controller, values in limits.items()})
-                become_attendee()  # then the server, and all it starts, is born there
+                become_attendee()  # then the server, and all it starts, is born there, its
+                log = os.open(homes / name / ".server.log", os.O_WRONLY | os.O_CREAT | os.O_APPEND)
+                for stream, target in ((0, os.open(os.devnull, os.O_RDONLY)), (1, log), (2, log)):
+                    os.dup2(target, stream)  # output in their home, not in the hub's terminal
 
             return preexec
 
@@ -373,9 +376,6 @@ def configure(c, args, saved: dict, room: str) -> None:
         "useradd", "--create-home", "--home-dir", f"{homes}/USERNAME", "--key", "HOME_MODE=0700",
         "--shell", "/bin/bash", "--user-group", "--groups", GROUP]
     c.JupyterHub.spawner_class = RoomSpawner
-    c.LocalProcessSpawner.popen_kwargs = {  # a file only root reads, not the hub's terminal
-        "stdin": subprocess.DEVNULL, "stderr": subprocess.STDOUT, "stdout": os.open(
-            homes / ".hub" / "servers.log", os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)}
     c.Spawner.cmd = [  # as the attendee, in their limits: ~/.tmp, the series' copy, then the
         # server (even if the copy failed), its JupyterLab settings at home as Jupyter's defaults
         "/bin/sh", "-c", 'mkdir -p "$TMPDIR"; bpe-workshop start --no-lab; L="$HOME/.jupyter/lab"; '

@@ -212,6 +212,32 @@ def test_after_the_first_login_only_the_attendees_own_password_opens_their_accou
     assert room.attendees[ada].hub_api("GET", f"/users/{ben}").status_code in (403, 404)
 
 
+def test_a_deleted_attendee_is_opened_again_by_the_instructors_password_alone(room):
+    """Deleting a user on the admin page forgets their password, to set a new one; the workshop
+    password once opened the name then, and with it the attendee's files, to anyone."""
+    name = f"{PREFIX}kai"
+    room.join(name).run("open('mine.txt', 'w').write('KAI-ONLY')")
+    teacher = bench_hub.Attendee(room.hub.url, ADMIN, room.hub.printed("instructor's password:"))
+    assert teacher.login()
+    room.kernels.pop(name).close()
+    assert teacher.hub_api("DELETE", f"/users/{name}/server").status_code in (202, 204)
+    for _ in range(60):
+        if teacher.hub_api("DELETE", f"/users/{name}").status_code == 204:
+            break
+        time.sleep(1)  # a server that is still stopping
+    try:
+        taker = bench_hub.Attendee(room.hub.url, name, room.password, own="taking-kai-1")
+        assert not taker.login()  # the workshop password no longer opens it
+        again = bench_hub.Attendee(room.hub.url, name, room.hub.printed("instructor's password:"),
+                                   own="kai-anew-123")
+        assert again.login()
+        again.spawn()
+        assert again.kernel().run("print(open('mine.txt').read())")["output"] == "KAI-ONLY\n"
+    finally:
+        teacher.hub_api("DELETE", f"/users/{name}/server")
+        bench_hub.remove_accounts([name])
+
+
 def test_five_failed_logins_in_a_row_make_a_name_wait(room):
     name = f"{PREFIX}gus"
     own = "gus-own-pass"
@@ -238,13 +264,25 @@ def test_an_existing_account_of_the_machine_is_never_served(room):
         teacher = bench_hub.Attendee(room.hub.url, ADMIN,
                                      room.hub.printed("instructor's password:"))
         assert teacher.login()
-        for login in (name, "daemon"):  # the admin page's "add users" posts this
-            answer = teacher.hub_api("POST", "/users", json={"usernames": [login]})
-            assert answer.status_code == 400 and "this hub did not make" in answer.text
+        for login in (name, "daemon"):  # the admin page's "add users" posts this; its
+            assert teacher.hub_api("POST", "/users", json={"usernames": [login]}).ok  # name
+            answer = teacher.hub_api("POST", f"/users/{login}/server")  # is never served
+            assert answer.status_code == 403 and "this hub did not make" in answer.text
+            teacher.hub_api("DELETE", f"/users/{login}")
+        added = f"{PREFIX}ren"  # an attendee the admin page adds (the hub makes its account),
+        assert teacher.hub_api("POST", "/users", json={"usernames": [added]}).ok  # then renames:
+        assert teacher.hub_api("PATCH", f"/users/{added}", json={"name": "daemon"}).ok
+        answer = teacher.hub_api("POST", "/users/daemon/server")  # that account is not served
+        assert answer.status_code == 403 and "this hub did not make" in answer.text
+        teacher.hub_api("DELETE", "/users/daemon")
         uid = pwd.getpwnam(name).pw_uid
         assert not [p for p in psutil.process_iter(["uids"]) if p.info["uids"].real == uid]
+        daemon = pwd.getpwnam("daemon").pw_uid  # the machine's own may run; no server of ours
+        assert not [p for p in psutil.process_iter(["uids", "cmdline", "status"])
+                    if p.info["uids"].real == daemon and p.info["status"] != "zombie"
+                    and "jupyterhub-singleuser" in " ".join(p.info["cmdline"] or [])]
     finally:
-        bench_hub.remove_accounts([name])
+        bench_hub.remove_accounts([name, f"{PREFIX}ren"])
 
 
 def test_with_the_machines_homes_an_existing_account_is_refused_and_its_files_unread(
@@ -683,6 +721,8 @@ def test_no_attendee_reaches_the_hubs_terminal(room):
     hubs = {os.readlink(f"/proc/{room.hub.process.pid}/fd/{fd}") for fd in (0, 1, 2)}
     assert str(room.hub.log) in hubs
     assert not (hubs - {"/dev/null"}) & set(ast.literal_eval(held["output"]))
+    log = room.homes / NAMES[1] / ".server.log"  # where it writes instead, the copy's line too
+    assert str(log) in held["output"] and f"/{NAMES[1]}/{SERIES}" in log.read_text()
 
 
 def test_the_hubs_own_group_is_one_no_attendee_can_be_named(room):
