@@ -4,8 +4,8 @@ Run as root on an instructor's laptop or a cloud VM (``register``'s example), it
 address and the passwords. The Littlest JupyterHub's security model, on JupyterHub's own parts
 (the guide's *Running a room* says what each means for a room):
 
-- **Logins** (``jupyterhub-firstuseauthenticator``): the workshop password admits a new name
-  once, with a password of the attendee's own, which alone opens it from then on.
+- **Logins** (``jupyterhub-firstuseauthenticator``): the workshop password admits a name with no
+  account yet (an account's, the instructor's), once, with the attendee's own, alone from then on.
 - **Accounts** (``LocalAuthenticator.create_system_users``): each attendee is an account this
   hub made (``useradd``, group ``bpe-attendees``, home ``HOMES/NAME`` of mode 700), never another.
 - **Apart**: kernels talk through files; hub, proxy and servers over TLS, the hub's and room's
@@ -292,7 +292,7 @@ def configure(c, args, saved: dict, room: str) -> None:
                 self.reset_password(admin, saved["admin_password"])
 
         async def authenticate(self, handler, data):
-            """The attendee's own password; at a first login, the workshop's and a new one."""
+            """Their own password; at a first login, the room's (an account's: the instructor's)."""
             name, own = self.normalize_username(data["username"]), data.get("otp", "")
             count, last = failures.get(name, (0, 0.0))
             with dbm.open(self.dbm_path, "c", 0o600) as db:

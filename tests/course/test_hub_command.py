@@ -85,7 +85,8 @@ def test_the_hubs_own_ports_lie_below_the_first_any_account_may_take(tmp_path, m
     assert hub._hub_ports("9f8e7d6c", 443) != ports  # another room, in its own order
     assert ports[0] not in hub._hub_ports("0a1b2c3d", ports[0])  # never the room's own port
     with pytest.raises(ValueError, match="--port 40000: any account may listen there while "
-                       "the hub is down, and answer the room's address: choose one below 40000"):
+                       "the hub is down, and answer the room's address: choose one below 40000, "
+                       "such as 443"):
         hub._hub_ports("0a1b2c3d", 40000)
     first.write_text("0\n")  # as in many containers: any account may listen on any port
     with pytest.raises(OSError, match="sysctl -w net.ipv4.ip_unprivileged_port_start=1024"):
