@@ -283,7 +283,7 @@ def configure(c, args, saved: dict, room: str) -> None:
 
     homes, admin, prefix = args.homes, args.admin, Path(sys.prefix)  # prefix: the attendees' too
     Path(prefix, "etc/jupyter/migrated").touch()  # jupyter_core's mark, which servers cannot write
-    failures = {}  # name -> (failed logins in a row, time.monotonic() of the last)
+    failures = {}  # (name, address) -> (failed logins in a row, time.monotonic() of the last)
 
     class RoomAuthenticator(FirstUseAuthenticator, LocalAuthenticator):
         def __init__(self, **kwargs):
@@ -294,15 +294,15 @@ def configure(c, args, saved: dict, room: str) -> None:
         async def authenticate(self, handler, data):
             """Their own password; at a first login, the room's (an account's: the instructor's)."""
             name, own = self.normalize_username(data["username"]), data.get("otp", "")
-            count, last = failures.get(name, (0, 0.0))
+            count, last = failures.get((name, ip := handler.request.remote_ip), (0, 0.0))
             with dbm.open(self.dbm_path, "c", 0o600) as db:
                 first = name.encode() not in db
             wait = round(last + 60 - time.monotonic()) if count >= 5 else 0
             problem = (f"{count} failed logins in a row for {name}: try again in {wait} s"
                        if wait > 0 else _not_ours(name, homes))
-            again = first and not problem and self.system_user_exists(SimpleNamespace(name=name))
-            key = saved["admin_password" if again else "password"]  # again: deleted on the
-            # admin page to forget its password; the instructor's then opens it, not the room's
+            again = first and not problem and (self._user_exists(name) or  # FirstUse's: in the
+                self.system_user_exists(SimpleNamespace(name=name)))  # hub's users, or an account
+            key = saved["admin_password" if again else "password"]  # deleted, added or renamed
             if not problem and first and not secrets.compare_digest(
                     data["password"].encode(), key.encode()):
                 problem = "Invalid username or password."
@@ -320,7 +320,7 @@ def configure(c, args, saved: dict, room: str) -> None:
             answer = None if problem else await super().authenticate(  # FirstUse stores a
                 handler, {**data, "password": own} if first else data)  # first one, or checks
             if wait <= 0:
-                failures[name] = (0, 0.0) if answer else (count + 1, time.monotonic())
+                failures[name, ip] = (0, 0.0) if answer else (count + 1, time.monotonic())
             handler.custom_login_error = problem or ""
             return answer
     limits = {"memory": {"memory.limit_in_bytes": int(args.memory * 2**30)},  # each attendee's;
@@ -328,17 +328,12 @@ def configure(c, args, saved: dict, room: str) -> None:
 
     class RoomSpawner(LocalProcessSpawner):
         def make_preexec_fn(self, name):
-            if problem := _not_ours(name, homes):  # one the admin page added or renamed
-                raise web.HTTPError(403, problem)  # (as root, say): never served
             become_attendee = super().make_preexec_fn(name)
 
             def preexec():  # in the new process, still root: the attendee's groups and limits
                 _write_groups(room, name, {controller: {**values, "cgroup.procs": os.getpid()}
                                            for controller, values in limits.items()})
-                become_attendee()  # then the server, and all it starts, is born there, its
-                log = os.open(homes / name / ".server.log", os.O_WRONLY | os.O_CREAT | os.O_APPEND)
-                for stream, target in ((0, os.open(os.devnull, os.O_RDONLY)), (1, log), (2, log)):
-                    os.dup2(target, stream)  # output in their home, not in the hub's terminal
+                become_attendee()  # then the server, and all it starts, is born there
 
             return preexec
 
@@ -349,6 +344,8 @@ def configure(c, args, saved: dict, room: str) -> None:
         async def move_certs(self, paths):
             """internal_ssl's certificates, at each start, in the root-made folder of the
             kernels' sockets: JupyterHub's own method copies them home as root, through links."""
+            if problem := _not_ours(self.user.name, homes):  # one the admin page added or
+                raise web.HTTPError(403, problem)  # renamed (as root, say): never started
             account, folder = pwd.getpwnam(self.user.name), RUN / room / self.user.name
             shutil.rmtree(folder, ignore_errors=True)  # a link inside is removed, not followed
             folder.mkdir(mode=0o700, parents=True)
@@ -376,9 +373,12 @@ def configure(c, args, saved: dict, room: str) -> None:
         "useradd", "--create-home", "--home-dir", f"{homes}/USERNAME", "--key", "HOME_MODE=0700",
         "--shell", "/bin/bash", "--user-group", "--groups", GROUP]
     c.JupyterHub.spawner_class = RoomSpawner
-    c.Spawner.cmd = [  # as the attendee, in their limits: ~/.tmp, the series' copy, then the
-        # server (even if the copy failed), its JupyterLab settings at home as Jupyter's defaults
-        "/bin/sh", "-c", 'mkdir -p "$TMPDIR"; bpe-workshop start --no-lab; L="$HOME/.jupyter/lab"; '
+    c.LocalProcessSpawner.popen_kwargs = {"stdin": subprocess.DEVNULL,  # not the hub's terminal
+                                          "stdout": subprocess.DEVNULL, "stderr": subprocess.STDOUT}
+    c.Spawner.cmd = [  # as the attendee, in their limits: output to ~/.server.log (a pipe there
+        # would stall it), ~/.tmp, the series' copy, the server even if that failed; its settings
+        "/bin/sh", "-c", '[ -p ~/.server.log ] || command exec >>~/.server.log 2>&1; '
+        'mkdir -p "$TMPDIR"; bpe-workshop start --no-lab; L="$HOME/.jupyter/lab"; '
         'export JUPYTERLAB_SETTINGS_DIR="$L/user-settings" '
         'JUPYTERLAB_WORKSPACES_DIR="$L/workspaces"; exec jupyterhub-singleuser "$@"', "server"]
     c.Spawner.env_keep = ["LANG", "LC_ALL"]  # not the hub's PATH or Python

@@ -390,6 +390,12 @@ def test_the_instructor_sees_the_attendees_servers_but_does_not_open_them(room):
     assert teacher.hub_api("GET", f"/users/{NAMES[2]}").json()["servers"][""]["ready"]
     assert teacher.server_api("GET", "/contents/models", user=NAMES[2]).status_code == 403
     assert teacher.hub_api("PATCH", f"/users/{NAMES[2]}", json={"admin": True}).status_code == 403
+    moved = f"{PREFIX}vex"  # the instructor renamed: no newcomer takes the name, and its role
+    assert teacher.hub_api("PATCH", f"/users/{ADMIN}", json={"name": moved}).ok
+    try:
+        assert not bench_hub.Attendee(room.hub.url, moved, room.password, own="vex-own-12").login()
+    finally:
+        assert teacher.hub_api("PATCH", f"/users/{moved}", json={"name": ADMIN}).ok
 
 
 def test_four_processes_over_the_attendees_memory_limit_die_alone(room):
@@ -723,6 +729,33 @@ def test_no_attendee_reaches_the_hubs_terminal(room):
     assert not (hubs - {"/dev/null"}) & set(ast.literal_eval(held["output"]))
     log = room.homes / NAMES[1] / ".server.log"  # where it writes instead, the copy's line too
     assert str(log) in held["output"] and f"/{NAMES[1]}/{SERIES}" in log.read_text()
+
+
+def test_a_pipe_or_a_folder_in_place_of_the_servers_log_stalls_no_start(room):
+    """A pipe at ``~/.server.log`` once froze the whole hub (its start opened it, as root's
+    Popen waited) and a folder there stopped the server for good: now both start, unlogged."""
+    name = f"{PREFIX}fio"
+    try:
+        for make in ("os.mkfifo(log)", "os.mkdir(log)"):
+            cell = room.join(name).run(f"import os\nlog = os.path.expanduser('~/.server.log')\n"
+                                       f"if os.path.lexists(log):\n    os.unlink(log)\n{make}")
+            assert cell["status"] == "ok", cell
+            room.kernels.pop(name).close()
+            attendee = room.attendees[name]
+            assert attendee.hub_api("DELETE", f"/users/{name}/server").status_code in (202, 204)
+            for _ in range(60):
+                if not attendee.hub_api("GET", f"/users/{name}").json()["servers"]:
+                    break
+                time.sleep(1)
+            kernel = room.join(name)
+            assert kernel.run("1 + 1")["output"] == "2"  # started again, and the hub answers
+            assert requests.get(f"{room.hub.url}/hub/login", timeout=30).status_code == 200
+            assert kernel.run("import os\nlog = os.path.expanduser('~/.server.log')\n"
+                              "os.rmdir(log) if os.path.isdir(log) else os.unlink(log)"
+                              )["status"] == "ok"
+    finally:
+        room.attendees[name].hub_api("DELETE", f"/users/{name}/server")
+        bench_hub.remove_accounts([name])
 
 
 def test_the_hubs_own_group_is_one_no_attendee_can_be_named(room):
