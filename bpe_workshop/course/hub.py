@@ -164,8 +164,7 @@ def _check_options(args) -> None:
     if args.admin is not None and not re.fullmatch(NAME_PATTERN, args.admin):
         raise ValueError(f"--admin: {_not_ours(args.admin, args.homes)}")  # the rule's sentence
     if min(args.max_users, args.memory, args.max_processes, args.max_age) <= 0:
-        raise ValueError("--max-users, --memory, --max-processes and --max-age take numbers "
-                         "above 0 (e.g. --memory 2)")
+        raise ValueError("--max-users, --memory, --max-processes and --max-age must be above 0")
     if args.idle < 10:
         raise ValueError("--idle must be 10 minutes or more: a shorter one stops attendees who "
                          "are reading or thinking (and any computation silent that long)")
@@ -292,9 +291,10 @@ def configure(c, args, saved: dict, room: str) -> None:
                 self.reset_password(admin, saved["admin_password"])
 
         async def authenticate(self, handler, data):
-            """Their own password; at a first login, the room's (an account's: the instructor's)."""
+            """Their own password; at a first login, the room's (a known name: the instructor's)."""
             name, own = self.normalize_username(data["username"]), data.get("otp", "")
-            count, last = failures.get((name, ip := handler.request.remote_ip), (0, 0.0))
+            ip = handler.request.headers.get("X-Forwarded-For", "").rpartition(",")[2].strip()
+            count, last = failures.get((name, ip), (0, 0.0))  # ip: what the hub's proxy saw
             with dbm.open(self.dbm_path, "c", 0o600) as db:
                 first = name.encode() not in db
             wait = round(last + 60 - time.monotonic()) if count >= 5 else 0
@@ -341,7 +341,7 @@ def configure(c, args, saved: dict, room: str) -> None:
             await super().stop(now=now)
             _end_group(room, self.user.name)  # what the server left: kernels, setsid, forks
 
-        async def move_certs(self, paths):
+        async def move_certs(self, paths):  # (internal_ssl's: before each start)
             """internal_ssl's certificates, at each start, in the root-made folder of the
             kernels' sockets: JupyterHub's own method copies them home as root, through links."""
             if problem := _not_ours(self.user.name, homes):  # one the admin page added or
@@ -375,8 +375,8 @@ def configure(c, args, saved: dict, room: str) -> None:
     c.JupyterHub.spawner_class = RoomSpawner
     c.LocalProcessSpawner.popen_kwargs = {"stdin": subprocess.DEVNULL,  # not the hub's terminal
                                           "stdout": subprocess.DEVNULL, "stderr": subprocess.STDOUT}
-    c.Spawner.cmd = [  # as the attendee, in their limits: output to ~/.server.log (a pipe there
-        # would stall it), ~/.tmp, the series' copy, the server even if that failed; its settings
+    c.Spawner.cmd = [  # as the attendee, in their limits: output to ~/.server.log (never a pipe;
+        # `command`: a folder there fails alone), ~/.tmp, the series, the server, its settings
         "/bin/sh", "-c", '[ -p ~/.server.log ] || command exec >>~/.server.log 2>&1; '
         'mkdir -p "$TMPDIR"; bpe-workshop start --no-lab; L="$HOME/.jupyter/lab"; '
         'export JUPYTERLAB_SETTINGS_DIR="$L/user-settings" '

@@ -98,6 +98,17 @@ class Room:
         self.attendees[name], self.kernels[name] = attendee, attendee.kernel()
         return self.kernels[name]
 
+    def stop_server(self, name: str) -> None:
+        """Stop ``name``'s server, as their Hub Control Panel would, and wait until it is gone."""
+        if name in self.kernels:
+            self.kernels.pop(name).close()
+        attendee = self.attendees[name]
+        assert attendee.hub_api("DELETE", f"/users/{name}/server").status_code in (202, 204)
+        for _ in range(60):
+            if not attendee.hub_api("GET", f"/users/{name}").json()["servers"]:
+                return
+            time.sleep(1)
+
     def restart(self, while_down=lambda: None) -> None:
         """Stop the hub as Ctrl-C would, call ``while_down``, start the hub again; servers and
         kernels run on."""
@@ -242,8 +253,10 @@ def test_five_failed_logins_in_a_row_make_a_name_wait(room):
     name = f"{PREFIX}gus"
     own = "gus-own-pass"
     assert bench_hub.Attendee(room.hub.url, name, room.password, own=own).login()
-    for _ in range(5):
-        assert not bench_hub.Attendee(room.hub.url, name, "guessing-123").login()
+    for number in range(5):  # each from an address of its own choosing: not one the hub takes
+        guesser = bench_hub.Attendee(room.hub.url, name, "guessing-123")
+        guesser.session.headers["X-Real-Ip"] = f"10.0.0.{number}"
+        assert not guesser.login()
     waiting = bench_hub.Attendee(room.hub.url, name, own)  # the right password, too soon
     assert not waiting.login() and "5 failed logins in a row" in waiting.refusal
     bench_hub.remove_accounts([name])
@@ -681,24 +694,17 @@ def test_an_attendees_own_jupyter_config_and_links_are_not_followed(room):
             f"(jupyter / 'labconfig' / 'page_config.json').write_text({page!r})\n"
             f"(Path.home() / '.jupyterhub').symlink_to({str(roots)!r})")
         assert written["status"] == "ok", written
-        room.kernels.pop(name).close()
-        attendee = room.attendees[name]
-        assert attendee.hub_api("DELETE", f"/users/{name}/server").status_code in (202, 204)
-        for _ in range(60):
-            if not attendee.hub_api("GET", f"/users/{name}").json()["servers"]:
-                break
-            time.sleep(1)
+        room.stop_server(name)
         assert room.join(name).run("1 + 1")["output"] == "2"  # a server started since
         assert not marker.exists()
         assert roots.stat().st_uid == 0 and not any(roots.iterdir())
-        lab = requests.get(f"{room.hub.url}/user/{name}/lab", timeout=60,
-                           headers={"Authorization": f"token {attendee.token}"})
+        token = {"Authorization": f"token {room.attendees[name].token}"}
+        lab = requests.get(f"{room.hub.url}/user/{name}/lab", timeout=60, headers=token)
         assert lab.status_code == 200 and "jupyter-config-data" in lab.text
         assert "an-attendees-script" not in lab.text  # the page's settings are not the home's
         theme = requests.put(  # but the attendee's own JupyterLab settings still save, at home
             f"{room.hub.url}/user/{name}/lab/api/settings/@jupyterlab/apputils-extension:themes",
-            json={"raw": '{"theme": "JupyterLab Dark"}'}, timeout=60,
-            headers={"Authorization": f"token {attendee.token}"})
+            json={"raw": '{"theme": "JupyterLab Dark"}'}, timeout=60, headers=token)
         assert theme.status_code == 204, theme.text
         saved = room.homes / name / ".jupyter/lab/user-settings/@jupyterlab/apputils-extension"
         assert "JupyterLab Dark" in (saved / "themes.jupyterlab-settings").read_text()
@@ -740,13 +746,7 @@ def test_a_pipe_or_a_folder_in_place_of_the_servers_log_stalls_no_start(room):
             cell = room.join(name).run(f"import os\nlog = os.path.expanduser('~/.server.log')\n"
                                        f"if os.path.lexists(log):\n    os.unlink(log)\n{make}")
             assert cell["status"] == "ok", cell
-            room.kernels.pop(name).close()
-            attendee = room.attendees[name]
-            assert attendee.hub_api("DELETE", f"/users/{name}/server").status_code in (202, 204)
-            for _ in range(60):
-                if not attendee.hub_api("GET", f"/users/{name}").json()["servers"]:
-                    break
-                time.sleep(1)
+            room.stop_server(name)
             kernel = room.join(name)
             assert kernel.run("1 + 1")["output"] == "2"  # started again, and the hub answers
             assert requests.get(f"{room.hub.url}/hub/login", timeout=30).status_code == 200
