@@ -252,14 +252,16 @@ def test_a_deleted_attendee_is_opened_again_by_the_instructors_password_alone(ro
 def test_five_failed_logins_in_a_row_make_a_name_wait(room):
     name = f"{PREFIX}gus"
     own = "gus-own-pass"
-    assert bench_hub.Attendee(room.hub.url, name, room.password, own=own).login()
-    for number in range(5):  # each from an address of its own choosing: not one the hub takes
-        guesser = bench_hub.Attendee(room.hub.url, name, "guessing-123")
-        guesser.session.headers["X-Real-Ip"] = f"10.0.0.{number}"
-        assert not guesser.login()
-    waiting = bench_hub.Attendee(room.hub.url, name, own)  # the right password, too soon
-    assert not waiting.login() and "5 failed logins in a row" in waiting.refusal
-    bench_hub.remove_accounts([name])
+    try:
+        assert bench_hub.Attendee(room.hub.url, name, room.password, own=own).login()
+        for number in range(5):  # each from an address of its own choosing: not one it takes
+            guesser = bench_hub.Attendee(room.hub.url, name, "guessing-123")
+            guesser.session.headers["X-Real-Ip"] = f"10.0.0.{number}"
+            assert not guesser.login()
+        waiting = bench_hub.Attendee(room.hub.url, name, own)  # the right password, too soon
+        assert not waiting.login() and "5 failed logins in a row" in waiting.refusal
+    finally:
+        bench_hub.remove_accounts([name])
 
 
 def test_an_existing_account_of_the_machine_is_never_served(room):
